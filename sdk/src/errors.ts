@@ -1,0 +1,39 @@
+import type { components } from './api.js';
+
+export type ErrorBody = components['schemas']['Error'];
+export type ErrorCode = components['schemas']['ErrorCode'];
+
+/** What the client package reports when the server refused a request. */
+export class TaskApiError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode | 'UNKNOWN';
+  /** True for 429 answers (rate limit or login lockout): wait `retryAfterSeconds`, then retry. */
+  readonly isRateLimited: boolean;
+  /** Seconds the server asked us to wait; undefined when it sent no Retry-After. */
+  readonly retryAfterSeconds: number | undefined;
+  readonly body: Partial<ErrorBody> | undefined;
+
+  constructor(status: number, body: unknown, headers: Headers) {
+    const errorBody = isErrorBody(body) ? body : undefined;
+    super(errorBody?.message ?? `HTTP ${status}`);
+    this.name = 'TaskApiError';
+    this.status = status;
+    this.code = errorBody?.code ?? 'UNKNOWN';
+    this.body = errorBody;
+    this.isRateLimited = status === 429;
+    this.retryAfterSeconds = parseRetryAfter(headers.get('retry-after'));
+  }
+}
+
+/** Whole seconds from a Retry-After header (delta-seconds or an HTTP date); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+function isErrorBody(body: unknown): body is ErrorBody {
+  return typeof body === 'object' && body !== null && 'code' in body && 'message' in body;
+}

@@ -1,0 +1,41 @@
+import express, { type Express, type RequestHandler, type Router } from 'express';
+import { parseBodies, releaseDeferredError } from './http/body-parsing.js';
+import { createDocsRouter, loadOpenApiDocument } from './http/docs.routes.js';
+import { errorHandler } from './http/error-handler.js';
+import { createHealthRouter, type ReadinessProbes } from './http/health.routes.js';
+import { openApiValidator } from './http/openapi-validator.js';
+import { errors } from './platform/errors.js';
+import type { CoreDeps } from './deps.js';
+
+export interface AppParts extends CoreDeps {
+  readonly readiness: ReadinessProbes;
+  /** Sets req.caller (or req.authFailure) from the bearer token; never rejects by itself. */
+  readonly identifyCaller: RequestHandler;
+  /** Spends the budgets that apply, sets the X-RateLimit-* headers, or answers 429. */
+  readonly rateLimit: RequestHandler;
+  /** Component routers, mounted after validation. */
+  readonly routers: readonly Router[];
+}
+
+/** The middleware order, top to bottom, is the life of a request. */
+export function createApp(parts: AppParts): Express {
+  const { config, logger } = parts;
+  const { document } = loadOpenApiDocument();
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+  app.set('query parser', 'extended');
+
+  app.use(createHealthRouter(parts.readiness));
+  app.use(parseBodies());
+  app.use(parts.identifyCaller);
+  app.use(parts.rateLimit);
+  app.use(releaseDeferredError);
+  app.use(createDocsRouter());
+  app.use(openApiValidator(document, config.OPENAPI_VALIDATE_RESPONSES));
+  for (const router of parts.routers) app.use(router);
+  // Reached only by documented operations that no component serves yet (the validator 404s the rest).
+  app.use((req, _res, next) => next(req.openapi ? errors.notImplemented() : errors.notFound('Route')));
+  app.use(errorHandler(logger, config.PUBLIC_URL));
+  return app;
+}

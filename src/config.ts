@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+const integer = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => value === 'true' || value === '1');
+
+const settingsSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: integer(3000).pipe(z.number().max(65535)),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:PATH or postgres://...')
+    .optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'must be redis://...').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value): boolean | number | string => {
+      if (value === 'true') return true;
+      if (value === 'false' || value === '') return false;
+      if (/^\d+$/.test(value)) return Number(value);
+      return value;
+    }),
+  OPENAPI_VALIDATE_RESPONSES: flag(false).optional(),
+
+  JWT_SECRET: z.string().min(1).optional(),
+  JWT_ISSUER: z.string().min(1).default('task-service'),
+  JWT_AUDIENCE: z.string().min(1).default('task-service-api'),
+  JWT_ACCESS_EXPIRES: integer(120, 1),
+  JWT_REFRESH_EXPIRES: integer(2_592_000, 60),
+
+  RATE_LIMITS_ENABLED: flag(true),
+  RATE_LIMIT_BURST_PER_MINUTE: integer(400, 1),
+  RATE_LIMIT_SUSTAINED_PER_HOUR: integer(8000, 1),
+  RATE_LIMIT_CLIENT_BURST_PER_MINUTE: integer(240, 1),
+  RATE_LIMIT_CLIENT_SUSTAINED_PER_HOUR: integer(4000, 1),
+  RATE_LIMIT_STRICT_BURST_PER_MINUTE: integer(40, 1),
+  RATE_LIMIT_STRICT_SUSTAINED_PER_HOUR: integer(400, 1),
+  RATE_LIMIT_REFRESH_BURST_PER_MINUTE: integer(120, 1),
+  RATE_LIMIT_REFRESH_SUSTAINED_PER_HOUR: integer(2400, 1),
+
+  LOGIN_MAX_FAILED_ATTEMPTS: integer(5, 1),
+  LOGIN_LOCKOUT_MINUTES: integer(15, 1),
+
+  TASKS_MAX_PER_ACCOUNT: integer(10_000, 0),
+  CONNECTOR_ACCOUNTS_MAX_PER_TYPE: integer(5, 0),
+  CONNECTOR_SECRET_KEY: z
+    .string()
+    .regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, 'must be 32 bytes as 64 hex characters or base64')
+    .optional(),
+  CONNECTOR_ALLOW_PRIVATE_NETWORKS: flag(false),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+export interface Config extends Readonly<Omit<Settings, 'OPENAPI_VALIDATE_RESPONSES'>> {
+  readonly OPENAPI_VALIDATE_RESPONSES: boolean;
+  readonly database: { readonly client: 'sqlite'; readonly filename: string } | { readonly client: 'postgres'; readonly url: string };
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates every setting once; the only place that reads process.env. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = settingsSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? 'settings');
+    throw new ConfigError(`Invalid setting ${name}=${JSON.stringify(env[name] ?? '')}: ${issue?.message ?? 'invalid'}`);
+  }
+  const settings = parsed.data;
+  if (settings.NODE_ENV === 'production') {
+    if (!settings.JWT_SECRET || settings.JWT_SECRET.length < 32) {
+      throw new ConfigError('Invalid setting JWT_SECRET: production needs a secret of at least 32 characters');
+    }
+    if (!settings.CONNECTOR_SECRET_KEY) {
+      throw new ConfigError('Invalid setting CONNECTOR_SECRET_KEY: production needs a 32-byte key');
+    }
+  }
+  const url = settings.DATABASE_URL;
+  const database = url?.startsWith('postgres')
+    ? ({ client: 'postgres', url } as const)
+    : ({ client: 'sqlite', filename: url ? url.slice('sqlite:'.length) : `${settings.DATA_DIR}/task-service.sqlite` } as const);
+  return Object.freeze({
+    ...settings,
+    // Response validation costs throughput (figures in the README): on outside production.
+    OPENAPI_VALIDATE_RESPONSES: settings.OPENAPI_VALIDATE_RESPONSES ?? settings.NODE_ENV !== 'production',
+    database: Object.freeze(database),
+  });
+}

@@ -1,0 +1,31 @@
+import type { components } from '../../generated/api.js';
+
+export type Scope = components['schemas']['Scope'];
+export const ALL_SCOPES: readonly Scope[] = ['tasks:read', 'tasks:write', 'connectors:read', 'connectors:write'];
+
+/** Who makes a request: the account, the client inside it (its own fence), and what it may do. */
+export interface Caller {
+  accountId: string;
+  /** `web`, an OAuth client_id, or `api-token:<id>`: the key of the per-client fence. */
+  clientId: string;
+  kind: 'web' | 'oauth' | 'api-token';
+  scopes: readonly Scope[];
+  /** The refresh-token family of a web or OAuth session. */
+  sessionId?: string;
+  apiTokenId?: string;
+}
+
+export type AuthFailure = 'expired' | 'invalid';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    caller?: Caller;
+    authFailure?: AuthFailure;
+    /** What the security handlers decided, so the error handler can render the right code. */
+    securityOutcome?: { requiredScope?: string };
+    /** A body-parsing error held back until the request has been counted by the rate limiter. */
+    deferredError?: unknown;
+    /** Set by express-openapi-validator when the request matched a documented operation. */
+    openapi?: unknown;
+  }
+}

@@ -1,0 +1,62 @@
+import type { ErrorRequestHandler, Request } from 'express';
+import { AppError, errors } from '../platform/errors.js';
+import type { Logger } from '../platform/logger.js';
+import { publicBaseUrl } from './public-url.js';
+
+interface HttpLikeError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  errors?: { path?: string; message?: string }[];
+  message?: string;
+}
+
+/** Renders every error in the common body; unknown errors become a 500 without internals. */
+export function errorHandler(logger: Logger, publicUrl: string | undefined): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    if (res.headersSent) return next(err);
+    const appError = toAppError(err, req);
+    if (appError.code === 'INTERNAL_ERROR') logger.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
+    if (appError.status === 401) {
+      const metadata = `${publicBaseUrl(req, publicUrl)}/.well-known/oauth-protected-resource`;
+      res.setHeader('WWW-Authenticate', `Bearer error="invalid_token", resource_metadata="${metadata}"`);
+    }
+    for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
+    res.status(appError.status).json(appError.toBody());
+  };
+}
+
+function toAppError(err: unknown, req: Request): AppError {
+  if (err instanceof AppError) return err;
+  const e = (err ?? {}) as HttpLikeError;
+  switch (e.type) {
+    case 'entity.parse.failed':
+      return errors.validation([{ path: '/body', message: 'is not valid JSON' }], 'The request body is not valid JSON.');
+    case 'entity.too.large':
+      return new AppError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported.');
+  }
+  const status = e.status ?? e.statusCode;
+  switch (status) {
+    case 400:
+      return errors.validation(
+        (e.errors ?? []).map((item) => ({ path: item.path ?? '', message: item.message ?? 'is invalid' })),
+      );
+    case 401:
+      return req.authFailure === 'expired' ? errors.tokenExpired() : errors.unauthenticated();
+    case 403:
+      return errors.insufficientScope(req.securityOutcome?.requiredScope ?? 'unknown');
+    case 404:
+      return new AppError(404, 'NOT_FOUND', `No route ${req.method} ${req.path}.`);
+    case 405:
+      return new AppError(405 as number, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}.`);
+    case 413:
+      return new AppError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.');
+    case 415:
+      return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'This operation does not take that content type.');
+    default:
+      return errors.internal();
+  }
+}

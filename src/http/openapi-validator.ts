@@ -1,0 +1,18 @@
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { RequestHandler } from 'express';
+import { securityHandlers } from './security-handlers.js';
+
+/**
+ * Requests are checked against the document (security first, then parameters and body); responses
+ * too when `validateResponses` is on, so a handler cannot answer off-contract unnoticed.
+ */
+export function openApiValidator(document: Record<string, unknown>, validateResponses: boolean): RequestHandler[] {
+  return OpenApiValidator.middleware({
+    apiSpec: structuredClone(document) as never,
+    validateRequests: { allowUnknownQueryParameters: false, allErrors: true },
+    validateResponses: validateResponses ? { allErrors: true } : false,
+    validateSecurity: { handlers: securityHandlers },
+    validateFormats: true,
+    ignoreUndocumented: false,
+  }) as RequestHandler[];
+}

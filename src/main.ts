@@ -1,0 +1,61 @@
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createDb, isDbReachable, migrate } from './platform/db.js';
+import { createLogger } from './platform/logger.js';
+import { createComponents } from './components.js';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.LOG_LEVEL);
+  const db = createDb(config.database);
+  await migrate(db);
+  const components = await createComponents({ config, db, logger });
+  const app = createApp({
+    config,
+    db,
+    logger,
+    readiness: { database: () => isDbReachable(db), redis: components.redisUp },
+    identifyCaller: components.identifyCaller,
+    rateLimit: components.rateLimit,
+    routers: components.routers,
+  });
+
+  const server = app.listen(config.PORT, config.HOST, () => {
+    const { port } = server.address() as AddressInfo;
+    logger.info({ port, host: config.HOST, database: config.database.client, redis: Boolean(config.REDIS_URL) }, `listening on port ${port}`);
+    components.start();
+  });
+  server.keepAliveTimeout = 65_000;
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    server.close(() => {
+      void components
+        .stop()
+        .then(() => db.destroy())
+        .finally(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`Start-up failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,51 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import { migrations } from './migrations/index.js';
+
+export type Db = Knex;
+
+// Times and counters are BIGINT epoch milliseconds: read them back as numbers, not strings.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export function createDb(database: Config['database']): Db {
+  if (database.client === 'postgres') {
+    return knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 10 } });
+  }
+  if (database.filename !== ':memory:') mkdirSync(dirname(database.filename), { recursive: true });
+  return knexFactory({
+    client: 'better-sqlite3',
+    connection: { filename: database.filename },
+    useNullAsDefault: true,
+    // One connection: SQLite serialises writers anyway, and one handle makes BEGIN IMMEDIATE-free
+    // transactions safe; WAL lets readers of other processes go on.
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate: (conn: { pragma: (sql: string) => unknown }, done: (err: Error | null, conn: unknown) => void) => {
+        conn.pragma('journal_mode = WAL');
+        conn.pragma('busy_timeout = 5000');
+        conn.pragma('foreign_keys = ON');
+        conn.pragma('synchronous = NORMAL');
+        done(null, conn);
+      },
+    },
+  });
+}
+
+export async function migrate(db: Db): Promise<void> {
+  await db.migrate.latest({ migrationSource: migrations });
+}
+
+export const isPostgres = (db: Db): boolean => db.client.config.client === 'pg';
+
+export async function isDbReachable(db: Db): Promise<boolean> {
+  try {
+    await db.raw('select 1');
+    return true;
+  } catch {
+    return false;
+  }
+}

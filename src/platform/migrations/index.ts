@@ -1,0 +1,15 @@
+import type { Knex } from 'knex';
+import * as initial from './001-initial.js';
+
+type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
+
+const all: Record<string, Migration> = {
+  '001-initial': initial,
+};
+
+/** Migrations compiled in, so they run the same from src/ under tsx and from dist/. */
+export const migrations: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(all).sort(),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => all[name] as Migration,
+};
