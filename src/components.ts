@@ -1,5 +1,10 @@
 import type { RequestHandler, Router } from 'express';
+import { createUsageRouter } from './account/usage.routes.js';
+import { createAuthComponent } from './auth/auth.component.js';
+import { createConnectorsComponent } from './connectors/connectors.component.js';
 import type { CoreDeps } from './deps.js';
+import { createLimitsComponent } from './limits/limits.component.js';
+import { createTasksComponent } from './tasks/tasks.component.js';
 
 export interface Components {
   identifyCaller: RequestHandler;
@@ -13,13 +18,20 @@ export interface Components {
 }
 
 /** Wires the business components together; each owns its routes, logic and data. */
-export async function createComponents(_deps: CoreDeps): Promise<Components> {
-  const pass: RequestHandler = (_req, _res, next) => next();
+export async function createComponents(deps: CoreDeps): Promise<Components> {
+  const auth = createAuthComponent(deps);
+  const limits = await createLimitsComponent(deps, { refreshTokenAccount: auth.refreshTokenAccount });
+  const tasks = createTasksComponent(deps);
+  const connectors = createConnectorsComponent(deps);
   return {
-    identifyCaller: pass,
-    rateLimit: pass,
-    routers: [],
-    start: () => undefined,
-    stop: async () => undefined,
+    identifyCaller: auth.identifyCaller,
+    rateLimit: limits.rateLimit,
+    routers: [auth.router, createUsageRouter({ tasks, connectors, limits }), tasks.router, connectors.router],
+    redisUp: limits.redisUp,
+    start: connectors.start,
+    stop: async () => {
+      await connectors.stop();
+      await limits.close();
+    },
   };
 }
