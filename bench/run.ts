@@ -1,0 +1,17 @@
+// `npm run bench`: runs every bench/*.bench.ts in turn, each in its own process, and prints its report.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+
+const only = process.argv.slice(2);
+const files = readdirSync(new URL('.', import.meta.url))
+  .filter((file) => file.endsWith('.bench.ts'))
+  .filter((file) => only.length === 0 || only.some((name) => file.includes(name)))
+  .sort();
+
+let failed = false;
+for (const file of files) {
+  process.stdout.write(`\n=== ${file} ===\n`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', new URL(file, import.meta.url).pathname], { stdio: 'inherit' });
+  if (result.status !== 0) failed = true;
+}
+process.exit(failed ? 1 : 0);
