@@ -1,0 +1,75 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Router, type RequestHandler } from 'express';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp } from './app.js';
+import { loadConfig } from './config.js';
+import { createDb } from './platform/db.js';
+import { createLogger } from './platform/logger.js';
+
+const servers: Server[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) server.close();
+});
+
+const signedIn: RequestHandler = (req, _res, next) => {
+  req.caller = { accountId: '00000000-0000-4000-8000-000000000001', clientId: 'web', kind: 'web', scopes: ['tasks:read'] };
+  next();
+};
+
+async function serve(router: Router, validateResponses: boolean): Promise<string> {
+  const config = loadConfig({ NODE_ENV: 'test', OPENAPI_VALIDATE_RESPONSES: String(validateResponses), LOG_LEVEL: 'silent' });
+  const app = createApp({
+    config,
+    db: createDb({ client: 'sqlite', filename: ':memory:' }),
+    logger: createLogger('silent'),
+    readiness: { database: async () => true },
+    identifyCaller: signedIn,
+    rateLimit: (_req, _res, next) => next(),
+    routers: [router],
+  });
+  const server = app.listen(0, '127.0.0.1');
+  servers.push(server);
+  await new Promise((resolve) => server.once('listening', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const offContract = () => {
+  const router = Router();
+  router.get('/me', (_req, res) => {
+    res.json({ id: 'not-a-uuid', mail: 'ada@example.com' });
+  });
+  return router;
+};
+
+describe('response validation', () => {
+  it('turns a handler answering off-contract into a 500 that hides what went wrong', async () => {
+    const baseUrl = await serve(offContract(), true);
+    const response = await fetch(`${baseUrl}/me`, { headers: { authorization: 'Bearer token' } });
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ statusCode: 500, code: 'INTERNAL_ERROR', message: 'Something went wrong on our side.' });
+  });
+
+  it('lets an answer that matches the document through', async () => {
+    const router = Router();
+    router.get('/me', (_req, res) => {
+      res.json({ id: '00000000-0000-4000-8000-000000000001', email: 'ada@example.com', name: null, createdAt: '2026-01-01T00:00:00.000Z' });
+    });
+    const baseUrl = await serve(router, true);
+    expect((await fetch(`${baseUrl}/me`, { headers: { authorization: 'Bearer token' } })).status).toBe(200);
+  });
+
+  it('answers a documented operation that no component serves with 501 NOT_IMPLEMENTED', async () => {
+    const baseUrl = await serve(Router(), true);
+    const response = await fetch(`${baseUrl}/oauth/authorizations`, { headers: { authorization: 'Bearer token' } });
+    expect(response.status).toBe(501);
+    expect(await response.json()).toMatchObject({ statusCode: 501, code: 'NOT_IMPLEMENTED' });
+  });
+
+  it('answers the scope check with 403 INSUFFICIENT_SCOPE naming the scope', async () => {
+    const baseUrl = await serve(Router(), true);
+    const response = await fetch(`${baseUrl}/tasks`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer token' }, body: '{"title":"x"}' });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ code: 'INSUFFICIENT_SCOPE', requiredScope: 'tasks:write' });
+  });
+});
