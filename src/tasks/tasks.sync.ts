@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { isPostgres, type Db } from '../platform/db.js';
+import { reserveTaskPlaces } from './task-quota.js';
+
+/** One item as a connector read it from the provider; times are epoch milliseconds. */
+export interface ExternalTask {
+  externalId: string;
+  title: string;
+  notes: string | null;
+  status: 'open' | 'completed';
+  completedAt: number | null;
+  dueAt: number | null;
+  url: string | null;
+}
+
+export interface UpsertCounts {
+  created: number;
+  updated: number;
+  unchanged: number;
+  droppedOverQuota: number;
+}
+
+export interface ExternalTaskBatch {
+  accountId: string;
+  connectorAccountId: string;
+  connectorType: 'github' | 'ical';
+  maxTasks: number;
+  items: ExternalTask[];
+}
+
+/**
+ * Upserts one batch by (connectorAccountId, externalId) in one transaction: known tasks always
+ * update (or count unchanged when nothing differs), new ones insert while the account's task cap
+ * allows, the rest count as droppedOverQuota.
+ */
+export async function upsertExternalTasks(db: Db, batch: ExternalTaskBatch): Promise<UpsertCounts> {
+  const now = Date.now();
+  const items = lastOccurrenceOfEachExternalId(batch.items).map(normaliseItem);
+  if (items.length === 0) return { created: 0, updated: 0, unchanged: 0, droppedOverQuota: 0 };
+
+  return db.transaction(async (trx) => {
+    const known = await selectKnown(trx, batch.connectorAccountId, items);
+    const fresh: NormalisedItem[] = [];
+    const changed: ChangedRow[] = [];
+    let unchanged = 0;
+    for (const item of items) {
+      const row = known.get(item.externalId);
+      if (!row) fresh.push(item);
+      else if (differs(row, item)) changed.push({ id: row.id, item: keepCompletionTime(row, item, now) });
+      else unchanged += 1;
+    }
+
+    const granted = fresh.length === 0 ? 0 : await reserveTaskPlaces(trx, batch.accountId, fresh.length, batch.maxTasks);
+    await insertNew(trx, batch, fresh.slice(0, granted), now);
+    await updateChanged(trx, changed, now);
+    return { created: granted, updated: changed.length, unchanged, droppedOverQuota: fresh.length - granted };
+  });
+}
+
+/** On disconnect: the connector's tasks stay as local tasks (source becomes null). */
+export async function detachConnectorTasks(db: Db, connectorAccountId: string): Promise<number> {
+  return db('tasks')
+    .where({ connector_account_id: connectorAccountId })
+    .update({ connector_account_id: null, connector_type: null, external_id: null, external_url: null, updated_at: Date.now() });
+}
+
+// Both engines accept this many bound parameters per statement with room to spare
+// (SQLite 32766, PostgreSQL 65535).
+const ROWS_PER_STATEMENT = 500;
+const TITLE_MAX_CHARS = 500;
+
+type NormalisedItem = ExternalTask;
+interface KnownRow {
+  id: string;
+  external_id: string;
+  title: string;
+  notes: string | null;
+  status: string;
+  completed_at: number | null;
+  due_at: number | null;
+  external_url: string | null;
+}
+interface ChangedRow {
+  id: string;
+  item: NormalisedItem;
+}
+
+function lastOccurrenceOfEachExternalId(items: ExternalTask[]): ExternalTask[] {
+  return [...new Map(items.map((item) => [item.externalId, item])).values()];
+}
+
+function normaliseItem(item: ExternalTask): NormalisedItem {
+  const chars = Array.from(item.title.trim());
+  const title = chars.length === 0 ? '(untitled)' : chars.slice(0, TITLE_MAX_CHARS).join('');
+  return {
+    ...item,
+    title,
+    completedAt: item.status === 'completed' ? item.completedAt : null,
+  };
+}
+
+async function selectKnown(trx: Knex.Transaction, connectorAccountId: string, items: NormalisedItem[]): Promise<Map<string, KnownRow>> {
+  const known = new Map<string, KnownRow>();
+  for (const chunk of chunks(items, ROWS_PER_STATEMENT)) {
+    const rows: KnownRow[] = await trx('tasks')
+      .select('id', 'external_id', 'title', 'notes', 'status', 'completed_at', 'due_at', 'external_url')
+      .where('connector_account_id', connectorAccountId)
+      .whereIn(
+        'external_id',
+        chunk.map((item) => item.externalId),
+      );
+    for (const row of rows) known.set(row.external_id, row);
+  }
+  return known;
+}
+
+function differs(row: KnownRow, item: NormalisedItem): boolean {
+  const completedAtDiffers = item.completedAt !== null && Number(row.completed_at) !== item.completedAt;
+  return (
+    row.title !== item.title ||
+    row.notes !== item.notes ||
+    row.status !== item.status ||
+    (item.status === 'completed' && completedAtDiffers) ||
+    nullableNumber(row.due_at) !== item.dueAt ||
+    row.external_url !== item.url
+  );
+}
+
+/** A completed item without a provider time keeps the time we first saw it completed. */
+function keepCompletionTime(row: KnownRow, item: NormalisedItem, now: number): NormalisedItem {
+  if (item.status !== 'completed' || item.completedAt !== null) return item;
+  return { ...item, completedAt: row.status === 'completed' && row.completed_at !== null ? Number(row.completed_at) : now };
+}
+
+async function insertNew(trx: Knex.Transaction, batch: ExternalTaskBatch, items: NormalisedItem[], now: number): Promise<void> {
+  for (const chunk of chunks(items, ROWS_PER_STATEMENT)) {
+    await trx('tasks').insert(
+      chunk.map((item) => ({
+        id: randomUUID(),
+        account_id: batch.accountId,
+        title: item.title,
+        notes: item.notes,
+        status: item.status,
+        priority: DEFAULT_PRIORITY,
+        due_at: item.dueAt,
+        labels: '[]',
+        completed_at: item.status === 'completed' ? (item.completedAt ?? now) : null,
+        created_at: now,
+        updated_at: now,
+        connector_account_id: batch.connectorAccountId,
+        connector_type: batch.connectorType,
+        external_id: item.externalId,
+        external_url: item.url,
+      })),
+    );
+  }
+}
+
+const DEFAULT_PRIORITY = 3;
+
+/** One UPDATE ... FROM (VALUES ...) per chunk: one round trip instead of one per changed task. */
+async function updateChanged(trx: Knex.Transaction, rows: ChangedRow[], now: number): Promise<void> {
+  const bigint = isPostgres(trx) ? 'bigint' : 'integer';
+  for (const chunk of chunks(rows, ROWS_PER_STATEMENT)) {
+    const tuple = `(cast(? as varchar(36)), cast(? as text), cast(? as text), cast(? as varchar(16)), cast(? as ${bigint}), cast(? as ${bigint}), cast(? as text))`;
+    const bindings = chunk.flatMap(({ id, item }) => [id, item.title, item.notes, item.status, item.completedAt, item.dueAt, item.url]);
+    await trx.raw(
+      `update tasks set title = v.column2, notes = v.column3, status = v.column4, completed_at = v.column5,
+         due_at = v.column6, external_url = v.column7, updated_at = ?
+       from (values ${chunk.map(() => tuple).join(', ')}) as v
+       where tasks.id = v.column1`,
+      [now, ...bindings],
+    );
+  }
+}
+
+function nullableNumber(value: number | string | null): number | null {
+  return value === null ? null : Number(value);
+}
+
+function* chunks<T>(items: T[], size: number): Generator<T[]> {
+  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+}

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import knexFactory from 'knex';
+import { createDb, migrate, type Db } from '../platform/db.js';
+
+const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export type Engine = 'sqlite' | 'postgres';
+export const engines: Engine[] = ['sqlite', 'postgres'];
+
+export interface MigratedDb {
+  db: Db;
+  drop: () => Promise<void>;
+}
+
+/** A fresh, migrated database for unit tests of the store: in-memory SQLite or a new PostgreSQL database. */
+export async function createMigratedDb(engine: Engine): Promise<MigratedDb> {
+  if (engine === 'sqlite') {
+    const db = createDb({ client: 'sqlite', filename: ':memory:' });
+    await migrate(db);
+    return { db, drop: () => db.destroy() };
+  }
+  const name = `task_service_unit_${randomUUID().replaceAll('-', '')}`;
+  const admin = knexFactory({ client: 'pg', connection: POSTGRES_ADMIN_URL, pool: { min: 0, max: 1 } });
+  await admin.raw(`create database ${name}`);
+  await admin.destroy();
+  const db = createDb({ client: 'postgres', url: POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`) });
+  await migrate(db);
+  return {
+    db,
+    drop: async () => {
+      await db.destroy();
+      const cleanup = knexFactory({ client: 'pg', connection: POSTGRES_ADMIN_URL, pool: { min: 0, max: 1 } });
+      await cleanup.raw(`drop database if exists ${name} with (force)`);
+      await cleanup.destroy();
+    },
+  };
+}
+
+export async function insertAccount(db: Db, taskCount = 0): Promise<string> {
+  const id = randomUUID();
+  await db('accounts').insert({
+    id,
+    email: `${id}@example.com`,
+    password_hash: 'not-a-real-hash',
+    task_count: taskCount,
+    created_at: Date.now(),
+  });
+  return id;
+}
+
+export async function insertConnectorAccount(db: Db, accountId: string, type: 'github' | 'ical' = 'github'): Promise<string> {
+  const id = randomUUID();
+  const now = Date.now();
+  await db('connector_accounts').insert({
+    id,
+    account_id: accountId,
+    type,
+    external_id: id,
+    display_name: 'test',
+    credentials_encrypted: 'x',
+    created_at: now,
+    updated_at: now,
+  });
+  return id;
+}
