@@ -1,5 +1,18 @@
 import { Router, type RequestHandler } from 'express';
 import type { CoreDeps } from '../deps.js';
+import { createAccessTokens } from './access-tokens.js';
+import { createAccountsRepository } from './accounts.repository.js';
+import { createApiTokensRepository } from './api-tokens.repository.js';
+import { createApiTokensRouter } from './api-tokens.routes.js';
+import { createApiTokens } from './api-tokens.service.js';
+import { createAuthRouter } from './auth.routes.js';
+import { createAuthService } from './auth.service.js';
+import { createIdentifyCaller } from './identify-caller.js';
+import { resolveJwtSecret } from './jwt-secret.js';
+import { createLoginLockout } from './login-lockout.js';
+import { createPasswords } from './passwords.js';
+import { createRefreshTokensRepository } from './refresh-tokens.repository.js';
+import { createTokenPairs } from './token-pairs.js';
 
 export interface AuthComponent {
   /** Sets req.caller, or req.authFailure for a bad or expired token; never answers by itself. */
@@ -10,11 +23,35 @@ export interface AuthComponent {
   refreshTokenAccount: (refreshToken: string) => Promise<string | undefined>;
 }
 
-// Stub until the sign-in issue lands: nobody is identified, every operation of this component is 501.
-export function createAuthComponent(_deps: CoreDeps): AuthComponent {
+export function createAuthComponent({ config, db, logger }: CoreDeps): AuthComponent {
+  const accessTokens = createAccessTokens({
+    secret: resolveJwtSecret(config, logger),
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+    lifetimeSeconds: config.JWT_ACCESS_EXPIRES,
+  });
+  const tokenPairs = createTokenPairs({
+    db,
+    repository: createRefreshTokensRepository(db),
+    accessTokens,
+    refreshLifetimeSeconds: config.JWT_REFRESH_EXPIRES,
+  });
+  const apiTokens = createApiTokens(createApiTokensRepository(db));
+  const service = createAuthService({
+    accounts: createAccountsRepository(db),
+    passwords: createPasswords(),
+    lockout: createLoginLockout(db, {
+      maxFailedAttempts: config.LOGIN_MAX_FAILED_ATTEMPTS,
+      lockoutMinutes: config.LOGIN_LOCKOUT_MINUTES,
+    }),
+    tokenPairs,
+  });
+
+  const router = Router();
+  router.use(createAuthRouter(service), createApiTokensRouter(apiTokens));
   return {
-    identifyCaller: (_req, _res, next) => next(),
-    router: Router(),
-    refreshTokenAccount: async () => undefined,
+    identifyCaller: createIdentifyCaller(accessTokens, apiTokens),
+    router,
+    refreshTokenAccount: tokenPairs.accountOf,
   };
 }

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import jwt, { type Algorithm, type VerifyOptions } from 'jsonwebtoken';
+import passportJwt from 'passport-jwt';
+import { ALL_SCOPES, type Caller, type Scope } from '../http/caller.js';
+
+const { ExtractJwt, Strategy: JwtStrategy } = passportJwt;
+
+/** RFC 9068: the header type that tells an access token from any other JWT signed with the key. */
+export const ACCESS_TOKEN_TYPE = 'at+jwt';
+const ALGORITHMS: Algorithm[] = ['HS256'];
+export const WEB_CLIENT_ID = 'web';
+
+export interface AccessTokenSettings {
+  secret: string;
+  issuer: string;
+  audience: string;
+  lifetimeSeconds: number;
+}
+
+/** What an access token says about its bearer. */
+export interface AccessTokenSubject {
+  accountId: string;
+  clientId: string;
+  scopes: readonly Scope[];
+  /** The refresh-token family the token was issued with. */
+  sessionId: string;
+}
+
+export interface AccessTokens {
+  readonly lifetimeSeconds: number;
+  sign: (subject: AccessTokenSubject) => string;
+  /** The passport strategy that turns a valid bearer JWT into a Caller. */
+  readonly strategy: passportJwt.Strategy;
+  /** True when the token is ours and valid in every way but its `exp`: the caller should refresh. */
+  isGenuineButExpired: (token: string) => boolean;
+}
+
+export function createAccessTokens(settings: AccessTokenSettings): AccessTokens {
+  const { secret, issuer, audience, lifetimeSeconds } = settings;
+  // passport-jwt overwrites algorithms/issuer/audience inside jsonWebTokenOptions with its top-level
+  // options (undefined when absent): they must be set here, at the top level, or nothing pins them.
+  const strategy = new JwtStrategy(
+    {
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      secretOrKey: secret,
+      algorithms: ALGORITHMS,
+      issuer,
+      audience,
+      jsonWebTokenOptions: { complete: true, clockTolerance: 0 },
+    },
+    (decoded: unknown, done: passportJwt.VerifiedCallback) => {
+      const caller = callerFromJwt(decoded);
+      return caller ? done(null, caller) : done(null, false);
+    },
+  );
+
+  const relaxed: VerifyOptions & { complete: true } = {
+    algorithms: ALGORITHMS,
+    issuer,
+    audience,
+    ignoreExpiration: true,
+    complete: true,
+  };
+
+  return {
+    lifetimeSeconds,
+    strategy,
+    sign: (subject) =>
+      jwt.sign({ scope: subject.scopes.join(' '), cid: subject.clientId, sid: subject.sessionId }, secret, {
+        algorithm: 'HS256',
+        header: { alg: 'HS256', typ: ACCESS_TOKEN_TYPE },
+        expiresIn: lifetimeSeconds,
+        issuer,
+        audience,
+        subject: subject.accountId,
+        jwtid: randomUUID(),
+      }),
+    isGenuineButExpired: (token) => {
+      try {
+        return callerFromJwt(jwt.verify(token, secret, relaxed)) !== undefined;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** The caller a verified (`complete`) JWT describes, or undefined when it is not one of our access tokens. */
+export function callerFromJwt(decoded: unknown): Caller | undefined {
+  const { header, payload } = (decoded ?? {}) as { header?: { typ?: unknown }; payload?: Record<string, unknown> };
+  if (typeof header?.typ !== 'string' || !isAccessTokenType(header.typ) || !payload) return undefined;
+  const { sub, cid, sid, scope } = payload;
+  if (typeof sub !== 'string' || typeof cid !== 'string' || typeof scope !== 'string' || typeof sid !== 'string') return undefined;
+  if (!sub || !cid || !sid) return undefined;
+  return { accountId: sub, clientId: cid, kind: cid === WEB_CLIENT_ID ? 'web' : 'oauth', scopes: parseScopes(scope), sessionId: sid };
+}
+
+/** Space-separated scopes (RFC 6749 §3.3); names we do not know grant nothing. */
+export function parseScopes(scope: string): Scope[] {
+  const names = new Set(scope.split(' '));
+  return ALL_SCOPES.filter((known) => names.has(known));
+}
+
+const isAccessTokenType = (typ: string) => {
+  const lower = typ.toLowerCase();
+  return lower === ACCESS_TOKEN_TYPE || lower === `application/${ACCESS_TOKEN_TYPE}`;
+};

@@ -1,0 +1,32 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../platform/db.js';
+
+export interface AccountRow {
+  id: string;
+  email: string;
+  password_hash: string;
+  name: string | null;
+  created_at: number;
+}
+
+export interface AccountsRepository {
+  /** The new account's row, or undefined when the email is taken. */
+  insert: (account: { email: string; passwordHash: string; name: string | null; now: number }) => Promise<AccountRow | undefined>;
+  findByEmail: (email: string) => Promise<AccountRow | undefined>;
+  findById: (id: string) => Promise<AccountRow | undefined>;
+}
+
+const COLUMNS: (keyof AccountRow)[] = ['id', 'email', 'password_hash', 'name', 'created_at'];
+
+export function createAccountsRepository(db: Db): AccountsRepository {
+  return {
+    insert: async ({ email, passwordHash, name, now }) => {
+      const row: AccountRow = { id: randomUUID(), email, password_hash: passwordHash, name, created_at: now };
+      // ON CONFLICT DO NOTHING instead of catching the unique violation: the same on both engines.
+      const inserted = await db('accounts').insert(row).onConflict('email').ignore().returning('id');
+      return inserted.length > 0 ? row : undefined;
+    },
+    findByEmail: (email) => db<AccountRow>('accounts').select(COLUMNS).where({ email }).first(),
+    findById: (id) => db<AccountRow>('accounts').select(COLUMNS).where({ id }).first(),
+  };
+}

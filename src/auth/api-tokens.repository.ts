@@ -1,0 +1,61 @@
+import type { Db } from '../platform/db.js';
+
+export interface ApiTokenRow {
+  id: string;
+  account_id: string;
+  name: string;
+  token_hash: string;
+  prefix: string;
+  scopes: string;
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export type UsableApiToken = Pick<ApiTokenRow, 'id' | 'account_id' | 'scopes' | 'last_used_at'>;
+
+export interface ApiTokensRepository {
+  insert: (row: ApiTokenRow) => Promise<void>;
+  /** The account's tokens that are not revoked (expired ones included), newest first. */
+  listForAccount: (accountId: string) => Promise<ApiTokenRow[]>;
+  /** The token with this hash if it is neither revoked nor expired. */
+  findUsable: (tokenHash: string, now: number) => Promise<UsableApiToken | undefined>;
+  /** Sets last_used_at unless it was set after `notSince` (so busy tokens write rarely). */
+  touch: (id: string, now: number, notSince: number) => Promise<void>;
+  /** True when a live token of the account was revoked by this call. */
+  revoke: (accountId: string, id: string, now: number) => Promise<boolean>;
+}
+
+const LISTED: (keyof ApiTokenRow)[] = ['id', 'account_id', 'name', 'token_hash', 'prefix', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'revoked_at'];
+
+export function createApiTokensRepository(db: Db): ApiTokensRepository {
+  const table = 'api_tokens';
+  return {
+    insert: async (row) => {
+      await db(table).insert(row);
+    },
+    listForAccount: (accountId) =>
+      db<ApiTokenRow>(table).select(LISTED).where({ account_id: accountId }).whereNull('revoked_at').orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ]),
+    findUsable: (tokenHash, now) =>
+      db<ApiTokenRow>(table)
+        .select('id', 'account_id', 'scopes', 'last_used_at')
+        .where({ token_hash: tokenHash })
+        .whereNull('revoked_at')
+        .where((q) => q.whereNull('expires_at').orWhere('expires_at', '>', now))
+        .first(),
+    touch: async (id, now, notSince) => {
+      await db(table)
+        .update({ last_used_at: now })
+        .where({ id })
+        .where((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', notSince));
+    },
+    revoke: async (accountId, id, now) => {
+      const count = await db(table).update({ revoked_at: now }).where({ id, account_id: accountId }).whereNull('revoked_at');
+      return count > 0;
+    },
+  };
+}

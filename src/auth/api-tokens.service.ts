@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../generated/api.js';
+import type { Caller } from '../http/caller.js';
+import { errors } from '../platform/errors.js';
+import { toIso, toIsoOrNull } from '../platform/time.js';
+import { parseScopes } from './access-tokens.js';
+import type { ApiTokenRow, ApiTokensRepository } from './api-tokens.repository.js';
+import { randomSecret, sha256Hex } from './secrets.js';
+
+type Schemas = components['schemas'];
+export type ApiToken = Schemas['ApiToken'];
+export type ApiTokenCreated = Schemas['ApiTokenCreated'];
+
+export const API_TOKEN_PREFIX = 'tsk_';
+/** How many leading characters of the secret are kept in clear, to recognise a token in the list. */
+const RECOGNISABLE_LENGTH = API_TOKEN_PREFIX.length + 8;
+/** lastUsedAt is kept to the minute: an authenticated request writes at most once a minute per token. */
+const LAST_USED_PRECISION_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+export interface ApiTokens {
+  create: (caller: Caller, request: Schemas['CreateApiTokenRequest']) => Promise<ApiTokenCreated>;
+  list: (accountId: string) => Promise<ApiToken[]>;
+  revoke: (accountId: string, tokenId: string) => Promise<void>;
+  /** The caller a `tsk_` secret stands for, or undefined when it is unknown, revoked or expired. */
+  authenticate: (secret: string) => Promise<Caller | undefined>;
+}
+
+export function createApiTokens(repository: ApiTokensRepository): ApiTokens {
+  return {
+    create: async (caller, request) => {
+      const scopes = request.scopes ?? [...caller.scopes];
+      // A token can only narrow what its creator holds, so an API token cannot mint a stronger one.
+      const beyondCreator = scopes.find((scope) => !caller.scopes.includes(scope));
+      if (beyondCreator) throw errors.insufficientScope(beyondCreator);
+      const now = Date.now();
+      const secret = `${API_TOKEN_PREFIX}${randomSecret(32)}`;
+      const row: ApiTokenRow = {
+        id: randomUUID(),
+        account_id: caller.accountId,
+        name: request.name,
+        token_hash: sha256Hex(secret),
+        prefix: secret.slice(0, RECOGNISABLE_LENGTH),
+        scopes: scopes.join(' '),
+        created_at: now,
+        expires_at: request.expiresInDays === undefined ? null : now + request.expiresInDays * DAY_MS,
+        last_used_at: null,
+        revoked_at: null,
+      };
+      await repository.insert(row);
+      return { ...toApiToken(row), token: secret };
+    },
+
+    list: async (accountId) => (await repository.listForAccount(accountId)).map(toApiToken),
+
+    revoke: async (accountId, tokenId) => {
+      if (!(await repository.revoke(accountId, tokenId, Date.now()))) throw errors.notFound('API token');
+    },
+
+    authenticate: async (secret) => {
+      const now = Date.now();
+      const token = await repository.findUsable(sha256Hex(secret), now);
+      if (!token) return undefined;
+      const staleBefore = now - LAST_USED_PRECISION_MS;
+      if (token.last_used_at === null || token.last_used_at < staleBefore) await repository.touch(token.id, now, staleBefore);
+      return {
+        accountId: token.account_id,
+        clientId: `api-token:${token.id}`,
+        kind: 'api-token',
+        scopes: parseScopes(token.scopes),
+        apiTokenId: token.id,
+      };
+    },
+  };
+}
+
+function toApiToken(row: ApiTokenRow): ApiToken {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: parseScopes(row.scopes),
+    createdAt: toIso(row.created_at),
+    expiresAt: toIsoOrNull(row.expires_at),
+    lastUsedAt: toIsoOrNull(row.last_used_at),
+  };
+}

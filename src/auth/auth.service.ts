@@ -1,0 +1,73 @@
+import type { components } from '../../generated/api.js';
+import { ALL_SCOPES } from '../http/caller.js';
+import { AppError, errors } from '../platform/errors.js';
+import { toIso } from '../platform/time.js';
+import { WEB_CLIENT_ID } from './access-tokens.js';
+import type { AccountsRepository } from './accounts.repository.js';
+import type { LoginLockout } from './login-lockout.js';
+import type { Passwords } from './passwords.js';
+import type { TokenPair, TokenPairs } from './token-pairs.js';
+
+type Schemas = components['schemas'];
+
+export interface AuthService {
+  register: (request: Schemas['RegisterRequest']) => Promise<TokenPair>;
+  login: (request: Schemas['LoginRequest']) => Promise<TokenPair>;
+  refresh: (refreshToken: string) => Promise<TokenPair>;
+  logout: (refreshToken: string) => Promise<void>;
+  getAccount: (accountId: string) => Promise<Schemas['Account']>;
+}
+
+/** Emails are compared trimmed and lower-cased, for accounts and for the lockout alike. */
+export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
+
+export function accountLocked(retryAfterSeconds: number): AppError {
+  return new AppError(
+    429,
+    'ACCOUNT_LOCKED',
+    'Too many failed logins. This account is locked; try again later.',
+    { retryAfterSeconds },
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+}
+
+export function createAuthService(deps: {
+  accounts: AccountsRepository;
+  passwords: Passwords;
+  lockout: LoginLockout;
+  tokenPairs: TokenPairs;
+}): AuthService {
+  const { accounts, passwords, lockout, tokenPairs } = deps;
+  const webSession = (accountId: string) => tokenPairs.issue({ accountId, clientId: WEB_CLIENT_ID, scopes: ALL_SCOPES });
+
+  return {
+    register: async ({ email, password, name }) => {
+      const passwordHash = await passwords.hash(password);
+      const account = await accounts.insert({ email: normaliseEmail(email), passwordHash, name: name ?? null, now: Date.now() });
+      if (!account) throw errors.emailInUse();
+      return webSession(account.id);
+    },
+
+    login: async ({ email, password }) => {
+      const normalised = normaliseEmail(email);
+      const attempt = await lockout.reserveAttempt(normalised);
+      if (!attempt.allowed) throw accountLocked(attempt.retryAfterSeconds);
+      const account = await accounts.findByEmail(normalised);
+      const verified = await passwords.verify(account?.password_hash, password);
+      if (!account || !verified) throw errors.invalidCredentials();
+      await lockout.recordSuccess(normalised);
+      return webSession(account.id);
+    },
+
+    refresh: (refreshToken) => tokenPairs.rotate(refreshToken, WEB_CLIENT_ID),
+
+    logout: (refreshToken) => tokenPairs.revokeSession(refreshToken),
+
+    getAccount: async (accountId) => {
+      const account = await accounts.findById(accountId);
+      // An access token outlives a deleted account by at most its lifetime; it identifies nobody now.
+      if (!account) throw errors.unauthenticated();
+      return { id: account.id, email: account.email, name: account.name, createdAt: toIso(account.created_at) };
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { Request, RequestHandler } from 'express';
+import passport from 'passport';
+import type { Caller } from '../http/caller.js';
+import type { AccessTokens } from './access-tokens.js';
+import { API_TOKEN_PREFIX, type ApiTokens } from './api-tokens.service.js';
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+const STRATEGY = 'access-token';
+
+/**
+ * Sets req.caller from `Authorization: Bearer <JWT | tsk_...>`, or req.authFailure when the token is
+ * bad ('invalid') or a genuine access token past its exp ('expired'). It never answers: the rate limiter
+ * runs next, then the validator's security handlers decide whether the operation needs a caller.
+ */
+export function createIdentifyCaller(accessTokens: AccessTokens, apiTokens: ApiTokens): RequestHandler {
+  // An instance of our own, without sessions: nothing global, nothing stored per request but the caller.
+  const authenticator = new passport.Passport();
+  authenticator.use(STRATEGY, accessTokens.strategy);
+
+  const verifyJwt = (req: Request, token: string) =>
+    new Promise<Caller | undefined>((resolve, reject) => {
+      const authenticate = authenticator.authenticate(
+        STRATEGY,
+        { session: false },
+        (err: unknown, caller: Caller | false | undefined, info: unknown) => {
+          if (err) return reject(err);
+          if (caller) return resolve(caller);
+          req.authFailure = isExpiry(info) && accessTokens.isGenuineButExpired(token) ? 'expired' : 'invalid';
+          resolve(undefined);
+        },
+      ) as RequestHandler;
+      void authenticate(req, req.res!, reject);
+    });
+
+  return async (req, _res, next) => {
+    const header = req.headers.authorization;
+    if (header === undefined) return next();
+    const token = BEARER.exec(header)?.[1];
+    if (!token) {
+      req.authFailure = 'invalid';
+      return next();
+    }
+    const caller = token.startsWith(API_TOKEN_PREFIX) ? await apiTokens.authenticate(token) : await verifyJwt(req, token);
+    if (caller) req.caller = caller;
+    else req.authFailure ??= 'invalid';
+    next();
+  };
+}
+
+const isExpiry = (info: unknown) => info instanceof Error && info.name === 'TokenExpiredError';

@@ -1,0 +1,70 @@
+import type { Knex } from 'knex';
+import type { Db } from '../platform/db.js';
+
+export interface RefreshTokenRow {
+  id: string;
+  token_hash: string;
+  family_id: string;
+  account_id: string;
+  client_id: string;
+  scope: string;
+  created_at: number;
+  expires_at: number;
+  rotated_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface RefreshTokensRepository {
+  insert: (row: RefreshTokenRow, trx?: Knex.Transaction) => Promise<void>;
+  /**
+   * Marks a live token of this client rotated and returns it, in one conditional UPDATE: of any number
+   * of parallel presentations of the same token, exactly one gets the row.
+   */
+  claimForRotation: (trx: Knex.Transaction, tokenHash: string, clientId: string, now: number) => Promise<RefreshTokenRow | undefined>;
+  findByHash: (tokenHash: string) => Promise<RefreshTokenRow | undefined>;
+  revokeFamily: (familyId: string, now: number) => Promise<void>;
+  /** Revokes the whole family the token belongs to; nothing when the token is unknown. */
+  revokeFamilyOfToken: (tokenHash: string, now: number) => Promise<void>;
+}
+
+const COLUMNS: (keyof RefreshTokenRow)[] = [
+  'id',
+  'token_hash',
+  'family_id',
+  'account_id',
+  'client_id',
+  'scope',
+  'created_at',
+  'expires_at',
+  'rotated_at',
+  'revoked_at',
+];
+
+export function createRefreshTokensRepository(db: Db): RefreshTokensRepository {
+  const table = 'refresh_tokens';
+  return {
+    insert: async (row, trx) => {
+      await (trx ?? db)(table).insert(row);
+    },
+    claimForRotation: async (trx, tokenHash, clientId, now) => {
+      const [row] = (await trx(table)
+        .update({ rotated_at: now })
+        .where({ token_hash: tokenHash, client_id: clientId })
+        .whereNull('rotated_at')
+        .whereNull('revoked_at')
+        .where('expires_at', '>', now)
+        .returning(COLUMNS)) as RefreshTokenRow[];
+      return row;
+    },
+    findByHash: (tokenHash) => db<RefreshTokenRow>(table).select(COLUMNS).where({ token_hash: tokenHash }).first(),
+    revokeFamily: async (familyId, now) => {
+      await db(table).update({ revoked_at: now }).where({ family_id: familyId }).whereNull('revoked_at');
+    },
+    revokeFamilyOfToken: async (tokenHash, now) => {
+      await db(table)
+        .update({ revoked_at: now })
+        .whereIn('family_id', db(table).select('family_id').where({ token_hash: tokenHash }))
+        .whereNull('revoked_at');
+    },
+  };
+}
