@@ -1,7 +1,18 @@
 import type { RequestHandler } from 'express';
 import type { components } from '../../generated/api.js';
+import type { Config } from '../config.js';
 import type { CoreDeps } from '../deps.js';
 import type { Caller } from '../http/caller.js';
+import type { Logger } from '../platform/logger.js';
+import { RedisConnection } from '../platform/redis.js';
+import { budgetsFrom } from './budgets.js';
+import { FallbackStore } from './fallback.store.js';
+import { Limiter, type BudgetState } from './limiter.js';
+import { MemoryStore } from './memory.store.js';
+import { createRateLimitMiddleware } from './rate-limit.middleware.js';
+import { RedisStore } from './redis.store.js';
+import { authenticatedPlan, createPlanner } from './request-plan.js';
+import type { RateLimitStore } from './store.js';
 
 export type BudgetUsage = components['schemas']['BudgetUsage'];
 
@@ -19,18 +30,44 @@ export interface LimitsComponent {
   close: () => Promise<void>;
 }
 
-// Stub until the rate-limit issue lands: nothing is counted.
-export async function createLimitsComponent({ config }: CoreDeps, _hooks: LimitsHooks): Promise<LimitsComponent> {
-  const full = (burst: number, sustained: number): BudgetUsage => ({
-    burst: { limit: burst, remaining: burst, resetSeconds: 60 },
-    sustained: { limit: sustained, remaining: sustained, resetSeconds: 3600 },
-  });
+export interface LimitsOptions {
+  /** Injected by tests to move through windows without waiting. */
+  clock?: () => number;
+}
+
+/** Section 8 of the description, decisions §5 and §6: every budget, atomic across its windows. */
+export async function createLimitsComponent(
+  { config, logger }: CoreDeps,
+  hooks: LimitsHooks,
+  options: LimitsOptions = {},
+): Promise<LimitsComponent> {
+  const budgets = budgetsFrom(config);
+  const { store, redisUp } = await openStore(config, logger);
+  const limiter = new Limiter(store, options.clock);
+  const planFor = createPlanner(budgets, hooks.refreshTokenAccount, (err) =>
+    logger.warn({ err }, 'refresh-token look-up failed: counting this refresh by client IP'),
+  );
+  const passThrough: RequestHandler = (_req, _res, next) => next();
   return {
-    rateLimit: (_req, _res, next) => next(),
-    usage: async () => ({
-      account: full(config.RATE_LIMIT_BURST_PER_MINUTE, config.RATE_LIMIT_SUSTAINED_PER_HOUR),
-      client: full(config.RATE_LIMIT_CLIENT_BURST_PER_MINUTE, config.RATE_LIMIT_CLIENT_SUSTAINED_PER_HOUR),
-    }),
-    close: async () => undefined,
+    rateLimit: config.RATE_LIMITS_ENABLED ? createRateLimitMiddleware(limiter, planFor) : passThrough,
+    usage: async (caller) => {
+      const { governing, client } = await limiter.peek(authenticatedPlan(budgets, caller));
+      return { account: toUsage(governing), client: toUsage(client!) };
+    },
+    redisUp,
+    close: () => store.close(),
   };
 }
+
+async function openStore(config: Config, logger: Logger): Promise<{ store: RateLimitStore; redisUp?: () => boolean }> {
+  const memory = new MemoryStore();
+  if (!config.REDIS_URL || !config.RATE_LIMITS_ENABLED) return { store: memory };
+  const connection = await RedisConnection.open({ url: config.REDIS_URL, logger, onConnect: RedisStore.loadScript });
+  const store = new FallbackStore(new RedisStore(connection.client), memory, connection);
+  return { store, redisUp: () => connection.isUp() };
+}
+
+const toUsage = ({ burst, sustained }: BudgetState): BudgetUsage => ({
+  burst: { limit: burst.limit, remaining: burst.remaining, resetSeconds: burst.resetSeconds },
+  sustained: { limit: sustained.limit, remaining: sustained.remaining, resetSeconds: sustained.resetSeconds },
+});

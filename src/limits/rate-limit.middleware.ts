@@ -1,0 +1,48 @@
+import type { RequestHandler, Response } from 'express';
+import { AppError } from '../platform/errors.js';
+import type { WindowName } from './budgets.js';
+import { clientIpOf } from './client-ip.js';
+import type { BudgetState, Decision, Limiter } from './limiter.js';
+import type { RequestFacts } from './request-plan.js';
+import type { Plan } from './budgets.js';
+
+export const LIMIT_EXCEEDED_MESSAGE = 'Rate limit exceeded. Slow down and retry later.';
+export const CLIENT_LIMIT_EXCEEDED_MESSAGE = 'This client is sending too many requests. Slow down and retry later.';
+
+/**
+ * Spends every window that applies to the request in one decision, sets the X-RateLimit-*
+ * headers (also on the 429, which the error handler then renders), or passes on a 429 AppError.
+ */
+export function createRateLimitMiddleware(limiter: Limiter, planFor: (facts: RequestFacts) => Promise<Plan>): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const plan = await planFor({ method: req.method, path: req.path, clientIp: clientIpOf(req), caller: req.caller, body: req.body });
+      const decision = await limiter.spend(plan);
+      setRateLimitHeaders(res, decision);
+      next(decision.allowed ? undefined : rateLimitExceeded(decision.rejectedBy, decision.retryAfterSeconds));
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+export function setRateLimitHeaders(res: Response, decision: Pick<Decision, 'governing' | 'client'>): void {
+  const { burst, sustained } = decision.governing;
+  res.setHeader('X-RateLimit-Limit', String(burst.limit));
+  res.setHeader('X-RateLimit-Remaining', String(burst.remaining));
+  res.setHeader('X-RateLimit-Reset', String(burst.resetSeconds));
+  res.setHeader('X-RateLimit-Limit-sustained', String(sustained.limit));
+  res.setHeader('X-RateLimit-Remaining-sustained', String(sustained.remaining));
+  res.setHeader('X-RateLimit-Reset-sustained', String(sustained.resetSeconds));
+  const client: BudgetState | undefined = decision.client;
+  if (client) {
+    res.setHeader('X-RateLimit-Limit-client', String(client.burst.limit));
+    res.setHeader('X-RateLimit-Remaining-client', String(client.burst.remaining));
+    res.setHeader('X-RateLimit-Reset-client', String(client.burst.resetSeconds));
+  }
+}
+
+export function rateLimitExceeded(window: WindowName, retryAfterSeconds: number): AppError {
+  const message = window.startsWith('client-') ? CLIENT_LIMIT_EXCEEDED_MESSAGE : LIMIT_EXCEEDED_MESSAGE;
+  return new AppError(429, 'RATE_LIMIT_EXCEEDED', message, { retryAfterSeconds, window }, { 'Retry-After': String(retryAfterSeconds) });
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+import type { Caller } from '../http/caller.js';
+import { budgetsFrom } from './budgets.js';
+import { createPlanner, type RequestFacts } from './request-plan.js';
+
+const budgets = budgetsFrom(loadConfig({ NODE_ENV: 'test' }));
+const webCaller: Caller = { accountId: 'acct-1', clientId: 'web', kind: 'web', scopes: ['tasks:read'] };
+const knownTokens = new Map([['rt-of-acct-7', 'acct-7']]);
+
+function planner(lookup = async (token: string) => knownTokens.get(token)) {
+  const lookupErrors: unknown[] = [];
+  const lookups: string[] = [];
+  const planFor = createPlanner(
+    budgets,
+    async (token) => {
+      lookups.push(token);
+      return lookup(token);
+    },
+    (err) => lookupErrors.push(err),
+  );
+  return { planFor, lookupErrors, lookups };
+}
+
+const facts = (method: string, path: string, extra: Partial<RequestFacts> = {}): RequestFacts => ({
+  method,
+  path,
+  clientIp: '203.0.113.9',
+  ...extra,
+});
+
+describe('which budgets a request spends', () => {
+  it('gives register, login and the OAuth token endpoint each their own strict budget per client IP', async () => {
+    const { planFor } = planner();
+    const subjects = [];
+    for (const path of ['/auth/register', '/auth/login', '/oauth/token']) {
+      const plan = await planFor(facts('POST', path, { caller: webCaller }));
+      expect(plan.governing.budget.name).toBe('strict');
+      expect(plan.client).toBeUndefined();
+      subjects.push(plan.governing.subject);
+    }
+    expect(new Set(subjects).size).toBe(3);
+    expect(subjects.every((subject) => subject.endsWith(':203.0.113.9'))).toBe(true);
+  });
+
+  it('counts the OAuth consent page sign-in against the login budget, so a second door gives no extra guesses', async () => {
+    const { planFor } = planner();
+    const login = await planFor(facts('POST', '/auth/login'));
+    const consent = await planFor(facts('POST', '/oauth/authorize'));
+    expect(consent.governing).toEqual(login.governing);
+  });
+
+  it('reaches the strict budget however the path is spelt that Express would still route to sign-in', async () => {
+    const { planFor } = planner();
+    for (const path of ['/auth/login/', '/AUTH/Login', '/auth/login//']) {
+      expect((await planFor(facts('POST', path))).governing.budget.name).toBe('strict');
+    }
+  });
+
+  it('keys the refresh budget by the account the refresh token belongs to, never spending the account budget', async () => {
+    const { planFor } = planner();
+    const plan = await planFor(facts('POST', '/auth/refresh', { caller: webCaller, body: { refreshToken: 'rt-of-acct-7' } }));
+    expect(plan).toEqual({ governing: { budget: budgets.refresh, subject: 'account:acct-7' } });
+  });
+
+  it('keys the refresh budget by client IP when the token is unknown, missing or absurdly long', async () => {
+    const { planFor, lookups } = planner();
+    for (const body of [{ refreshToken: 'nobody-issued-this' }, undefined, { refreshToken: 42 }, { refreshToken: 'x'.repeat(5000) }]) {
+      const plan = await planFor(facts('POST', '/auth/refresh', { body }));
+      expect(plan.governing).toEqual({ budget: budgets.refresh, subject: 'ip:203.0.113.9' });
+    }
+    expect(lookups).toEqual(['nobody-issued-this']);
+  });
+
+  it('counts a refresh by client IP when the token look-up fails, and reports the failure', async () => {
+    const { planFor, lookupErrors } = planner(async () => {
+      throw new Error('database down');
+    });
+    const plan = await planFor(facts('POST', '/auth/refresh', { body: { refreshToken: 'rt-of-acct-7' } }));
+    expect(plan.governing.subject).toBe('ip:203.0.113.9');
+    expect(lookupErrors).toHaveLength(1);
+  });
+
+  it('spends the account budget and the caller\'s own client fence for authenticated requests', async () => {
+    const { planFor } = planner();
+    const token: Caller = { accountId: 'acct-1', clientId: 'api-token:t1', kind: 'api-token', scopes: ['tasks:read'] };
+    const viaWeb = await planFor(facts('GET', '/tasks', { caller: webCaller }));
+    const viaToken = await planFor(facts('POST', '/auth/logout', { caller: token }));
+    expect(viaWeb.governing).toEqual({ budget: budgets.account, subject: 'acct-1' });
+    expect(viaToken.governing).toEqual(viaWeb.governing);
+    expect(viaWeb.client).toEqual({ budget: budgets.client, subject: 'acct-1:web' });
+    expect(viaToken.client).toEqual({ budget: budgets.client, subject: 'acct-1:api-token:t1' });
+  });
+
+  it('puts requests without a valid caller on the anonymous budget per client IP, with the account budget\'s numbers', async () => {
+    const { planFor } = planner();
+    const plan = await planFor(facts('GET', '/tasks'));
+    expect(plan).toEqual({ governing: { budget: budgets.anonymous, subject: '203.0.113.9' } });
+    expect([budgets.anonymous.burst, budgets.anonymous.sustained]).toEqual([400, 8000]);
+    expect((await planFor(facts('GET', '/auth/login'))).governing.budget.name).toBe('anonymous');
+  });
+});
