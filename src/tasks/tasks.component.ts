@@ -1,5 +1,7 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { CoreDeps } from '../deps.js';
+import { createTasksRouter } from './tasks.routes.js';
+import { createTasksService } from './tasks.service.js';
 
 export interface TasksComponent {
   /** /tasks and /tasks/{taskId}. */
@@ -8,7 +10,7 @@ export interface TasksComponent {
   usage: (accountId: string) => Promise<{ limit: number; used: number }>;
 }
 
-// Stub until the tasks issue lands.
-export function createTasksComponent({ config }: CoreDeps): TasksComponent {
-  return { router: Router(), usage: async () => ({ limit: config.TASKS_MAX_PER_ACCOUNT, used: 0 }) };
+export function createTasksComponent({ config, db }: CoreDeps): TasksComponent {
+  const service = createTasksService({ db, maxTasks: config.TASKS_MAX_PER_ACCOUNT });
+  return { router: createTasksRouter(service), usage: (accountId) => service.usage(accountId) };
 }

@@ -1,0 +1,35 @@
+import { errors } from '../platform/errors.js';
+import type { PagePosition } from './tasks.repository.js';
+
+// Opaque to clients: base64url of the last row's sort key. Decoding checks every part, so a cursor
+// that is not one of ours is a 400 rather than a query on garbage.
+
+export function encodeCursor(position: PagePosition): string {
+  return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): PagePosition {
+  const parsed = parseJson(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (
+    Array.isArray(parsed) &&
+    parsed.length === 2 &&
+    Number.isSafeInteger(parsed[0]) &&
+    (parsed[0] as number) >= 0 &&
+    typeof parsed[1] === 'string' &&
+    UUID.test(parsed[1]) &&
+    encodeCursor({ createdAt: parsed[0] as number, id: parsed[1] }) === cursor
+  ) {
+    return { createdAt: parsed[0] as number, id: parsed[1] };
+  }
+  throw errors.validation([{ path: '/query/cursor', message: 'is not a cursor from a previous page' }]);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,150 @@
+import type { Knex } from 'knex';
+import type { components } from '../../generated/api.js';
+import { toIso, toIsoOrNull } from '../platform/time.js';
+
+export type Task = components['schemas']['Task'];
+export type TaskStatus = components['schemas']['TaskStatus'];
+export type StatusFilter = TaskStatus | 'all';
+
+/** Where a page starts: just after this (createdAt, id). */
+export interface PagePosition {
+  createdAt: number;
+  id: string;
+}
+
+export interface TaskRow {
+  id: string;
+  account_id: string;
+  title: string;
+  notes: string | null;
+  status: TaskStatus;
+  priority: number;
+  due_at: number | null;
+  labels: string;
+  completed_at: number | null;
+  created_at: number;
+  updated_at: number;
+  connector_account_id: string | null;
+  connector_type: 'github' | 'ical' | null;
+  external_id: string | null;
+  external_url: string | null;
+}
+
+export interface NewTask {
+  id: string;
+  title: string;
+  notes: string | null;
+  status: TaskStatus;
+  priority: number;
+  dueAt: number | null;
+  labels: string[];
+}
+
+/** The fields a change may set; `undefined` leaves a field as it is. */
+export interface TaskChanges {
+  title?: string;
+  notes?: string | null;
+  status?: TaskStatus;
+  priority?: number;
+  dueAt?: number | null;
+  labels?: string[];
+}
+
+export async function insertTask(db: Knex, accountId: string, task: NewTask, now: number): Promise<TaskRow> {
+  const row: TaskRow = {
+    id: task.id,
+    account_id: accountId,
+    title: task.title,
+    notes: task.notes,
+    status: task.status,
+    priority: task.priority,
+    due_at: task.dueAt,
+    labels: JSON.stringify(task.labels),
+    completed_at: task.status === 'completed' ? now : null,
+    created_at: now,
+    updated_at: now,
+    connector_account_id: null,
+    connector_type: null,
+    external_id: null,
+    external_url: null,
+  };
+  await db('tasks').insert(row);
+  return row;
+}
+
+export async function findTask(db: Knex, accountId: string, taskId: string): Promise<TaskRow | undefined> {
+  return db('tasks').select(COLUMNS).where({ id: taskId, account_id: accountId }).first();
+}
+
+export async function listTaskPage(
+  db: Knex,
+  accountId: string,
+  page: { status: StatusFilter; updatedSince?: number; after?: PagePosition; limit: number },
+): Promise<TaskRow[]> {
+  const query = db('tasks').select(COLUMNS).where('account_id', accountId);
+  if (page.after) {
+    const { createdAt, id } = page.after;
+    // Spelled out rather than as a row comparison so both engines use the (account_id, created_at, id) index the same way.
+    query.andWhere((after) => after.where('created_at', '>', createdAt).orWhere((tie) => tie.where('created_at', createdAt).andWhere('id', '>', id)));
+  }
+  if (page.status !== 'all') query.andWhere('status', page.status);
+  if (page.updatedSince !== undefined) query.andWhere('updated_at', '>=', page.updatedSince);
+  return query.orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(page.limit);
+}
+
+/** One UPDATE ... RETURNING: `completed_at` follows `status` from the stored row, not from a read before it. */
+export async function updateTask(db: Knex, accountId: string, taskId: string, changes: TaskChanges, now: number): Promise<TaskRow | undefined> {
+  const set: Record<string, unknown> = { updated_at: now };
+  if (changes.title !== undefined) set.title = changes.title;
+  if (changes.notes !== undefined) set.notes = changes.notes;
+  if (changes.priority !== undefined) set.priority = changes.priority;
+  if (changes.dueAt !== undefined) set.due_at = changes.dueAt;
+  if (changes.labels !== undefined) set.labels = JSON.stringify(changes.labels);
+  if (changes.status === 'open') Object.assign(set, { status: 'open', completed_at: null });
+  if (changes.status === 'completed') {
+    Object.assign(set, { status: 'completed', completed_at: db.raw("case when status = 'completed' then completed_at else ? end", [now]) });
+  }
+  const rows: TaskRow[] = await db('tasks').where({ id: taskId, account_id: accountId }).update(set).returning(COLUMNS);
+  return rows[0];
+}
+
+export async function deleteTask(db: Knex, accountId: string, taskId: string): Promise<boolean> {
+  return (await db('tasks').where({ id: taskId, account_id: accountId }).delete()) === 1;
+}
+
+export function toTask(row: TaskRow): Task {
+  return {
+    id: row.id,
+    title: row.title,
+    notes: row.notes,
+    status: row.status,
+    priority: Number(row.priority),
+    dueAt: toIsoOrNull(row.due_at === null ? null : Number(row.due_at)),
+    labels: JSON.parse(row.labels) as string[],
+    completedAt: toIsoOrNull(row.completed_at === null ? null : Number(row.completed_at)),
+    createdAt: toIso(Number(row.created_at)),
+    updatedAt: toIso(Number(row.updated_at)),
+    source:
+      row.connector_account_id !== null && row.connector_type !== null && row.external_id !== null
+        ? { connectorAccountId: row.connector_account_id, connectorType: row.connector_type, externalId: row.external_id, url: row.external_url }
+        : null,
+  };
+}
+
+const COLUMNS = [
+  'id',
+  'account_id',
+  'title',
+  'notes',
+  'status',
+  'priority',
+  'due_at',
+  'labels',
+  'completed_at',
+  'created_at',
+  'updated_at',
+  'connector_account_id',
+  'connector_type',
+  'external_id',
+  'external_url',
+];

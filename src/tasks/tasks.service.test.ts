@@ -1,0 +1,248 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../platform/errors.js';
+import { upsertExternalTasks } from './tasks.sync.js';
+import { createTasksService } from './tasks.service.js';
+import { createMigratedDb, engines, insertAccount, insertConnectorAccount, type MigratedDb } from './test-databases.js';
+
+const rejection = async (promise: Promise<unknown>): Promise<AppError> => {
+  const error = await promise.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${String(error)}`);
+  return error;
+};
+
+describe.each(engines)('tasks service on %s', (engine) => {
+  let store: MigratedDb;
+  beforeAll(async () => {
+    store = await createMigratedDb(engine);
+  });
+  afterAll(async () => {
+    await store.drop();
+  });
+
+  const setUp = async (maxTasks = 10_000, taskCount = 0) => {
+    const accountId = await insertAccount(store.db, taskCount);
+    const service = createTasksService({ db: store.db, maxTasks });
+    const countOf = async () => Number((await store.db('tasks').where('account_id', accountId).count({ n: '*' }))[0].n);
+    return { accountId, service, countOf };
+  };
+
+  describe('create, change and delete', () => {
+    it('a new task gets the defaults, and one created completed has its completion time', async () => {
+      const { accountId, service } = await setUp();
+      const open = (await service.create(accountId, { title: 'Buy milk' })).body;
+      expect(open).toMatchObject({ title: 'Buy milk', notes: null, status: 'open', priority: 3, dueAt: null, labels: [], completedAt: null, source: null });
+      expect(open.createdAt).toBe(open.updatedAt);
+      const done = (await service.create(accountId, { title: 'Done', status: 'completed', dueAt: '2026-12-01T17:00:00+02:00', labels: ['a', 'b'] })).body;
+      expect(done).toMatchObject({ status: 'completed', dueAt: '2026-12-01T15:00:00.000Z', labels: ['a', 'b'] });
+      expect(done.completedAt).toBe(done.createdAt);
+      expect(await service.get(accountId, done.id)).toEqual(done);
+    });
+
+    it('completing sets completedAt once, completing again keeps it, reopening clears it, and null clears notes and dueAt', async () => {
+      const { accountId, service } = await setUp();
+      const task = (await service.create(accountId, { title: 't', notes: 'n', dueAt: '2026-01-01T00:00:00Z' })).body;
+      const completed = await service.update(accountId, task.id, { status: 'completed' });
+      expect(completed.completedAt).not.toBeNull();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const again = await service.update(accountId, task.id, { status: 'completed', title: 'renamed' });
+      expect(again).toMatchObject({ title: 'renamed', completedAt: completed.completedAt });
+      expect(Date.parse(again.updatedAt)).toBeGreaterThan(Date.parse(completed.updatedAt));
+      expect(await service.update(accountId, task.id, { status: 'open', notes: null, dueAt: null })).toMatchObject({
+        status: 'open',
+        completedAt: null,
+        notes: null,
+        dueAt: null,
+        title: 'renamed',
+      });
+    });
+
+    it("another account's task is not found for reading, changing or deleting, and stays as it was", async () => {
+      const owner = await setUp();
+      const other = await setUp();
+      const task = (await owner.service.create(owner.accountId, { title: 'mine' })).body;
+      for (const attempt of [
+        other.service.get(other.accountId, task.id),
+        other.service.update(other.accountId, task.id, { title: 'theirs' }),
+        other.service.remove(other.accountId, task.id),
+      ]) {
+        expect((await rejection(attempt)).toBody()).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
+      }
+      expect(await owner.service.get(owner.accountId, task.id)).toEqual(task);
+      expect(await owner.service.usage(owner.accountId)).toEqual({ limit: 10_000, used: 1 });
+    });
+  });
+
+  describe('the task cap', () => {
+    it('parallel creates past the cap: exactly the free places succeed and the rest are QUOTA_EXCEEDED', async () => {
+      const { accountId, service, countOf } = await setUp(25, 15);
+      const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => service.create(accountId, { title: `t${i}` })));
+      expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(10);
+      const refused = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
+      expect(refused).toHaveLength(20);
+      for (const { reason } of refused) {
+        expect((reason as AppError).toBody()).toMatchObject({ statusCode: 403, code: 'QUOTA_EXCEEDED', quota: 'tasks', limit: 25, used: 25 });
+      }
+      expect(await countOf()).toBe(10);
+      expect(await service.usage(accountId)).toEqual({ limit: 25, used: 25 });
+    });
+
+    it('deleting a task frees a place and changing one is allowed at the cap', async () => {
+      const { accountId, service } = await setUp(2);
+      const first = (await service.create(accountId, { title: 'a' })).body;
+      await service.create(accountId, { title: 'b' });
+      expect((await rejection(service.create(accountId, { title: 'c' }))).code).toBe('QUOTA_EXCEEDED');
+      expect(await service.update(accountId, first.id, { priority: 1 })).toMatchObject({ priority: 1 });
+      await service.remove(accountId, first.id);
+      expect(await service.usage(accountId)).toEqual({ limit: 2, used: 1 });
+      expect((await service.create(accountId, { title: 'c' })).status).toBe(201);
+      expect((await rejection(service.remove(accountId, first.id))).code).toBe('NOT_FOUND');
+      expect(await service.usage(accountId)).toEqual({ limit: 2, used: 2 });
+    });
+
+    it('creates and a sync racing for the last places never take the account past the cap', async () => {
+      const { accountId, service, countOf } = await setUp(50, 30);
+      const connectorAccountId = await insertConnectorAccount(store.db, accountId);
+      const items = Array.from({ length: 15 }, (_, i) => ({
+        externalId: `e${i}`,
+        title: `e${i}`,
+        notes: null,
+        status: 'open' as const,
+        completedAt: null,
+        dueAt: null,
+        url: null,
+      }));
+      const [sync, ...creates] = await Promise.allSettled([
+        upsertExternalTasks(store.db, { accountId, connectorAccountId, connectorType: 'github', maxTasks: 50, items }),
+        ...Array.from({ length: 15 }, (_, i) => service.create(accountId, { title: `t${i}` })),
+      ]);
+      const synced = sync.status === 'fulfilled' ? sync.value.created : 0;
+      const created = creates.filter((result) => result.status === 'fulfilled').length;
+      expect(synced + created).toBe(20);
+      expect(await countOf()).toBe(20);
+      expect(await service.usage(accountId)).toEqual({ limit: 50, used: 50 });
+    });
+  });
+
+  describe('Idempotency-Key', () => {
+    it('a repeat with the same key and body answers the first response and creates nothing', async () => {
+      const { accountId, service, countOf } = await setUp();
+      const key = randomUUID();
+      const first = await service.create(accountId, { title: 'once', labels: ['x'], priority: 2 }, key);
+      const again = await service.create(accountId, { priority: 2, labels: ['x'], title: 'once' }, key);
+      expect(again.status).toBe(201);
+      expect(again.body).toEqual(first.body);
+      expect(await countOf()).toBe(1);
+    });
+
+    it('the same key with another body is IDEMPOTENCY_KEY_REUSED, and another account may use the same key', async () => {
+      const { accountId, service } = await setUp();
+      const other = await setUp();
+      await service.create(accountId, { title: 'first' }, 'shared-key');
+      expect((await rejection(service.create(accountId, { title: 'second' }, 'shared-key'))).toBody()).toMatchObject({
+        statusCode: 422,
+        code: 'IDEMPOTENCY_KEY_REUSED',
+      });
+      expect((await other.service.create(other.accountId, { title: 'second' }, 'shared-key')).body.title).toBe('second');
+    });
+
+    it('parallel requests with the same key create one task and all answer it', async () => {
+      const { accountId, service, countOf } = await setUp();
+      const responses = await Promise.all(Array.from({ length: 10 }, () => service.create(accountId, { title: 'parallel' }, 'same')));
+      expect(new Set(responses.map((response) => response.body.id)).size).toBe(1);
+      expect(await countOf()).toBe(1);
+      expect(await service.usage(accountId)).toMatchObject({ used: 1 });
+    });
+
+    it('a key older than 24 hours is free again', async () => {
+      const { accountId, service, countOf } = await setUp();
+      const first = await service.create(accountId, { title: 'old' }, 'daily');
+      await store.db('idempotency_keys').where({ account_id: accountId }).update({ created_at: Date.now() - 24 * 3600_000 - 1 });
+      const second = await service.create(accountId, { title: 'new' }, 'daily');
+      expect(second.body.id).not.toBe(first.body.id);
+      expect(await countOf()).toBe(2);
+    });
+
+    it('a create refused at the cap is not remembered: the same key succeeds once a place is free', async () => {
+      const { accountId, service } = await setUp(1);
+      const blocker = (await service.create(accountId, { title: 'blocker' })).body;
+      expect((await rejection(service.create(accountId, { title: 'later' }, 'retry-me'))).code).toBe('QUOTA_EXCEEDED');
+      await service.remove(accountId, blocker.id);
+      expect((await service.create(accountId, { title: 'later' }, 'retry-me')).status).toBe(201);
+    });
+  });
+
+  describe('listing', () => {
+    const walk = async (
+      service: ReturnType<typeof createTasksService>,
+      accountId: string,
+      limit: number,
+      between?: (page: number, seenSoFar: string[]) => Promise<void>,
+    ) => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let page = 0;
+      do {
+        const result = await service.list(accountId, { limit, cursor });
+        expect(result.items.length).toBeLessThanOrEqual(limit);
+        seen.push(...result.items.map((task) => task.id));
+        cursor = result.nextCursor ?? undefined;
+        await between?.(page++, seen);
+      } while (cursor);
+      return seen;
+    };
+
+    it('a walk with inserts and deletes in between sees every task that stayed exactly once', async () => {
+      const { accountId, service } = await setUp();
+      const created: string[] = [];
+      for (let i = 0; i < 23; i++) created.push((await service.create(accountId, { title: `t${i}` })).body.id);
+      // After two pages of 5: one deletion behind the walk (already seen), three ahead of it (not yet seen).
+      const ahead = new Set<string>();
+      const seen = await walk(service, accountId, 5, async (page, seenSoFar) => {
+        if (page !== 1) return;
+        const behind = seenSoFar[0];
+        for (const id of created.filter((one) => !seenSoFar.includes(one)).slice(2, 5)) ahead.add(id);
+        for (const id of [behind, ...ahead]) await service.remove(accountId, id);
+        await service.create(accountId, { title: 'inserted during the walk' });
+      });
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen.filter((id) => created.includes(id)).sort()).toEqual(created.filter((id) => !ahead.has(id)).sort());
+    });
+
+    it('tasks created in the same millisecond are ordered by id and none is lost between pages', async () => {
+      const { accountId, service } = await setUp();
+      const now = Date.now();
+      const ids = Array.from({ length: 7 }, () => randomUUID());
+      await store.db('tasks').insert(
+        ids.map((id) => ({ id, account_id: accountId, title: id, status: 'open', priority: 3, labels: '[]', created_at: now, updated_at: now })),
+      );
+      expect(await walk(service, accountId, 2)).toEqual([...ids].sort());
+    });
+
+    it('filters by status and by updatedSince, and the last page has no next cursor', async () => {
+      const { accountId, service } = await setUp();
+      const open = (await service.create(accountId, { title: 'open' })).body;
+      const done = (await service.create(accountId, { title: 'done', status: 'completed' })).body;
+      await store.db('tasks').where('id', open.id).update({ updated_at: Date.parse('2020-01-01T00:00:00Z') });
+      expect((await service.list(accountId, { status: 'open' })).items.map((task) => task.id)).toEqual([open.id]);
+      expect((await service.list(accountId, { status: 'completed' })).items.map((task) => task.id)).toEqual([done.id]);
+      expect((await service.list(accountId, { status: 'all' })).items).toHaveLength(2);
+      const recent = await service.list(accountId, { updatedSince: '2021-01-01T00:00:00Z' });
+      expect(recent).toEqual({ items: [done], nextCursor: null });
+    });
+
+    it('a cursor this service did not issue is a validation error on /query/cursor', async () => {
+      const { accountId, service } = await setUp();
+      for (const cursor of ['garbage', Buffer.from('[1,"x"]').toString('base64url'), Buffer.from('{"a":1}').toString('base64url')]) {
+        expect((await rejection(service.list(accountId, { cursor }))).toBody()).toMatchObject({
+          statusCode: 400,
+          code: 'VALIDATION_FAILED',
+          details: [{ path: '/query/cursor' }],
+        });
+      }
+    });
+  });
+});
