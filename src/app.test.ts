@@ -73,3 +73,19 @@ describe('response validation', () => {
     expect(await response.json()).toMatchObject({ code: 'INSUFFICIENT_SCOPE', requiredScope: 'tasks:write' });
   });
 });
+
+describe('database outages', () => {
+  it('answer 503 SERVICE_UNAVAILABLE with Retry-After, not a 500', async () => {
+    const router = Router();
+    router.get('/me', () => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    });
+    const baseUrl = await serve(router, true);
+    const response = await fetch(`${baseUrl}/me`, { headers: { authorization: 'Bearer token' } });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('5');
+    const body = await response.json();
+    expect(body).toMatchObject({ statusCode: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(JSON.stringify(body)).not.toContain('5432');
+  });
+});

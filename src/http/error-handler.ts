@@ -16,7 +16,7 @@ export function errorHandler(logger: Logger, publicUrl: string | undefined): Err
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
     const appError = toAppError(err, req);
-    if (appError.code === 'INTERNAL_ERROR') logger.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
+    if (appError.status >= 500 && appError.code !== 'NOT_IMPLEMENTED') logger.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
     if (appError.status === 401) {
       const metadata = `${publicBaseUrl(req, publicUrl)}/.well-known/oauth-protected-resource`;
       res.setHeader('WWW-Authenticate', `Bearer error="invalid_token", resource_metadata="${metadata}"`);
@@ -26,8 +26,17 @@ export function errorHandler(logger: Logger, publicUrl: string | undefined): Err
   };
 }
 
+// Connection-level failures of PostgreSQL or a busy SQLite file: the database, not the request, is at fault.
+const DATABASE_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08001', '08003', '08006', 'SQLITE_BUSY']);
+
+function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; name?: unknown } | null;
+  return Boolean(e) && (DATABASE_UNAVAILABLE.has(String(e?.code)) || e?.name === 'KnexTimeoutError');
+}
+
 function toAppError(err: unknown, req: Request): AppError {
   if (err instanceof AppError) return err;
+  if (isDatabaseUnavailable(err)) return errors.serviceUnavailable();
   const e = (err ?? {}) as HttpLikeError;
   switch (e.type) {
     case 'entity.parse.failed':
