@@ -66,15 +66,25 @@ export function createAccessTokens(settings: AccessTokenSettings): AccessTokens 
     lifetimeSeconds,
     strategy,
     sign: (subject) =>
-      jwt.sign({ scope: subject.scopes.join(' '), cid: subject.clientId, sid: subject.sessionId }, secret, {
-        algorithm: 'HS256',
-        header: { alg: 'HS256', typ: ACCESS_TOKEN_TYPE },
-        expiresIn: lifetimeSeconds,
-        issuer,
-        audience,
-        subject: subject.accountId,
-        jwtid: randomUUID(),
-      }),
+      jwt.sign(
+        {
+          scope: subject.scopes.join(' '),
+          cid: subject.clientId,
+          sid: subject.sessionId,
+          // Rounded up, not down as `expiresIn` would: a token never lives less than its lifetime
+          // (with whole-second claims, `expiresIn: 1` could expire a few milliseconds after issue).
+          exp: Math.ceil(Date.now() / 1000) + lifetimeSeconds,
+        },
+        secret,
+        {
+          algorithm: 'HS256',
+          header: { alg: 'HS256', typ: ACCESS_TOKEN_TYPE },
+          issuer,
+          audience,
+          subject: subject.accountId,
+          jwtid: randomUUID(),
+        },
+      ),
     isGenuineButExpired: (token) => {
       try {
         return callerFromJwt(jwt.verify(token, secret, relaxed)) !== undefined;
