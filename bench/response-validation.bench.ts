@@ -1,0 +1,62 @@
+// Cost of validating responses against the document: the same app with response validation on and
+// off, serving a page of 50 tasks (the common list size) to an identified caller. Figures go in the README.
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import { Router } from 'express';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createDb } from '../src/platform/db.js';
+import { createLogger } from '../src/platform/logger.js';
+
+const page = {
+  items: Array.from({ length: 50 }, (_, i) => ({
+    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    title: `Task number ${i} with a title of ordinary length`,
+    notes: i % 2 ? 'Some notes about the task, a sentence or two long.' : null,
+    status: i % 3 ? 'open' : 'completed',
+    priority: (i % 4) + 1,
+    dueAt: '2026-12-01T17:00:00.000Z',
+    labels: ['work', 'release'],
+    completedAt: i % 3 ? null : '2026-11-20T10:00:00.000Z',
+    createdAt: '2026-11-01T10:00:00.000Z',
+    updatedAt: '2026-11-02T10:00:00.000Z',
+    source: null,
+  })),
+  nextCursor: 'eyJjIjoxLCJpIjoiYSJ9',
+};
+
+async function measure(validateResponses: boolean): Promise<number> {
+  const router = Router();
+  router.get('/tasks', (_req, res) => {
+    res.json(page);
+  });
+  const app = createApp({
+    config: loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), CONNECTOR_SECRET_KEY: '0'.repeat(64), OPENAPI_VALIDATE_RESPONSES: String(validateResponses) }),
+    db: createDb({ client: 'sqlite', filename: ':memory:' }),
+    logger: createLogger('silent'),
+    readiness: { database: async () => true },
+    identifyCaller: (req, _res, next) => {
+      req.caller = { accountId: '00000000-0000-4000-8000-000000000001', clientId: 'web', kind: 'web', scopes: ['tasks:read'] };
+      next();
+    },
+    rateLimit: (_req, _res, next) => next(),
+    routers: [router],
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tasks?limit=50`;
+  const options = { url, connections: 16, headers: { authorization: 'Bearer t' } };
+  await autocannon({ ...options, duration: 2 });
+  const result = await autocannon({ ...options, duration: 8 });
+  server.close();
+  if (result.non2xx > 0) throw new Error(`${result.non2xx} non-2xx answers`);
+  return result.requests.average;
+}
+
+const off = await measure(false);
+const on = await measure(true);
+process.stdout.write(
+  `GET /tasks (50 tasks per page), 16 connections, 8 s each, same process:\n` +
+    `  response validation off: ${off.toFixed(0)} req/s\n` +
+    `  response validation on:  ${on.toFixed(0)} req/s  (${((on / off) * 100).toFixed(1)}% of off)\n`,
+);
