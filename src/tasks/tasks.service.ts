@@ -9,7 +9,8 @@ import { releaseTaskPlaces, takeTaskPlace, usedTaskPlaces } from './task-quota.j
 import * as repository from './tasks.repository.js';
 import type { StatusFilter, Task } from './tasks.repository.js';
 
-type TaskCreate = components['schemas']['TaskCreate'];
+// `priority` has a default in the document; callers other than the validated edge may leave it out.
+type TaskCreate = Omit<components['schemas']['TaskCreate'], 'priority'> & { priority?: number };
 type TaskUpdate = components['schemas']['TaskUpdate'];
 type TaskList = components['schemas']['TaskList'];
 
