@@ -1,0 +1,52 @@
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Why an address is refused, or null when it is a public unicast address we may connect to.
+ * Only globally routable unicast passes: loopback, RFC 1918, unique-local, link-local (which holds
+ * the cloud metadata endpoints 169.254.169.254 and fd00:ec2::254 falls in unique-local), CGNAT,
+ * multicast, unspecified, broadcast and reserved ranges are refused. IPv6 forms that carry an
+ * IPv4 address (mapped, NAT64) are judged by the IPv4 address inside.
+ */
+export function refusedAddressReason(address: string): string | null {
+  if (!ipaddr.isValid(address)) return 'not an IP address';
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') return ipv4Reason(parsed as ipaddr.IPv4);
+  return ipv6Reason(parsed as ipaddr.IPv6);
+}
+
+const rangeNames: Record<string, string> = {
+  unspecified: 'an unspecified address',
+  broadcast: 'a broadcast address',
+  multicast: 'a multicast address',
+  linkLocal: 'a link-local address (cloud metadata lives there)',
+  loopback: 'a loopback address',
+  carrierGradeNat: 'a carrier-grade NAT address',
+  private: 'a private network address',
+  uniqueLocal: 'a private network address (IPv6 unique-local)',
+  reserved: 'a reserved address',
+};
+
+function describeRange(range: string): string {
+  return rangeNames[range] ?? `a special-purpose address (${range})`;
+}
+
+function ipv4Reason(address: ipaddr.IPv4): string | null {
+  const range = address.range();
+  return range === 'unicast' ? null : describeRange(range);
+}
+
+const NAT64_PREFIX = ipaddr.parseCIDR('64:ff9b::/96');
+// Global unicast space; everything outside it (including deprecated IPv4-compatible ::a.b.c.d) is refused.
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
+function ipv6Reason(address: ipaddr.IPv6): string | null {
+  if (address.isIPv4MappedAddress()) return ipv4Reason(address.toIPv4Address());
+  if (address.match(NAT64_PREFIX)) {
+    const parts = address.parts;
+    const embedded = new ipaddr.IPv4([parts[6]! >> 8, parts[6]! & 0xff, parts[7]! >> 8, parts[7]! & 0xff]);
+    return ipv4Reason(embedded);
+  }
+  const range = address.range();
+  if (range !== 'unicast') return describeRange(range);
+  return address.match(GLOBAL_UNICAST) ? null : describeRange('reserved');
+}
