@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { awayFromMinuteEnd, limitHeaders, ownRedisDatabase } from './limits-helpers.js';
+import { signedInClient, startServer, type TestServer } from './support/server.js';
+
+const GENERIC = 'Rate limit exceeded. Slow down and retry later.';
+const CLIENT = 'This client is sending too many requests. Slow down and retry later.';
+
+/** Small budgets so each one runs out within a test. */
+const budgetEnv = {
+  RATE_LIMIT_BURST_PER_MINUTE: '10',
+  RATE_LIMIT_SUSTAINED_PER_HOUR: '1000',
+  RATE_LIMIT_CLIENT_BURST_PER_MINUTE: '4',
+  RATE_LIMIT_CLIENT_SUSTAINED_PER_HOUR: '1000',
+  RATE_LIMIT_REFRESH_BURST_PER_MINUTE: '3',
+};
+
+const redis = await ownRedisDatabase(10);
+const stores: [string, Record<string, string>][] = [
+  ['in-process store', {}],
+  ['Redis store', { REDIS_URL: redis.url }],
+];
+
+describe.each(stores)('rate limits with the %s', (_store, storeEnv) => {
+  let budgets: TestServer;
+  beforeAll(async () => {
+    await redis.flush();
+    budgets = await startServer({ env: { ...budgetEnv, ...storeEnv } });
+  });
+  afterAll(async () => {
+    await budgets?.stop();
+  });
+
+  /** A fresh account: its web client, and one API-token client per name. */
+  async function account(server: TestServer, tokenNames: string[] = []) {
+    const web = await signedInClient(server);
+    const tokens = [];
+    for (const name of tokenNames) {
+      const created = await web.client.createApiToken({ name });
+      if (created.error) throw created.error;
+      tokens.push(server.client({ accessToken: created.data.token }));
+    }
+    return { ...web, tokens };
+  }
+
+  it('counts the account, sustained and client windows down on every authenticated answer', async () => {
+    await awayFromMinuteEnd();
+    const { client } = await account(budgets);
+    const seen = [];
+    for (let i = 0; i < 3; i++) seen.push(limitHeaders((await client.getMe()).response));
+    expect(seen.map((h) => [h.limit, h.remaining, h['limit-sustained'], h['remaining-sustained'], h['limit-client'], h['remaining-client']])).toEqual([
+      [10, 9, 1000, 999, 4, 3],
+      [10, 8, 1000, 998, 4, 2],
+      [10, 7, 1000, 997, 4, 1],
+    ]);
+    for (const headers of seen) {
+      expect(headers.reset).toBeGreaterThanOrEqual(1);
+      expect(headers.reset).toBeLessThanOrEqual(60);
+      expect(headers['reset-client']).toBe(headers.reset);
+      expect(headers['reset-sustained']).toBeGreaterThanOrEqual(headers.reset);
+      expect(headers['reset-sustained']).toBeLessThanOrEqual(3600);
+    }
+  });
+
+  it('when one API token hammers its fence it gets the client message, and the account budget is left to the others', async () => {
+    await awayFromMinuteEnd();
+    const { client: web, tokens } = await account(budgets, ['runaway script']);
+    const script = tokens[0]!;
+    const answers = [];
+    for (let i = 0; i < 10; i++) answers.push(await script.getMe());
+    expect(answers.map((answer) => answer.response.status)).toEqual([200, 200, 200, 200, 429, 429, 429, 429, 429, 429]);
+    const rejected = answers[9]!;
+    expect(rejected.error?.body).toMatchObject({ statusCode: 429, code: 'RATE_LIMIT_EXCEEDED', message: CLIENT, window: 'client-burst' });
+    expect(rejected.error?.isRateLimited).toBe(true);
+    expect(rejected.error?.retryAfterSeconds).toBe(rejected.error?.body?.retryAfterSeconds);
+    expect(limitHeaders(rejected.response)).toMatchObject({ 'remaining-client': 0, remaining: 10 - 1 - 4 });
+
+    // One token created by the web client, four served to the script: the six rejections spent nothing.
+    const fromWeb = await web.getMe();
+    expect(fromWeb.response.status).toBe(200);
+    expect(limitHeaders(fromWeb.response)).toMatchObject({ remaining: 10 - 1 - 4 - 1, 'remaining-client': 4 - 2 });
+  });
+
+  it('when the account budget is spent, every client of the account gets 429 on the account window with the generic message', async () => {
+    await awayFromMinuteEnd();
+    const { client: web, tokens } = await account(budgets, ['one', 'two']);
+    for (const token of tokens) {
+      for (let i = 0; i < 4; i++) expect((await token.getMe()).response.status).toBe(200);
+    }
+    for (const client of [web, ...tokens]) {
+      const answer = await client.getMe();
+      expect(answer.response.status).toBe(429);
+      expect(answer.error?.body).toMatchObject({ message: GENERIC, window: 'account-burst' });
+      expect(limitHeaders(answer.response)).toMatchObject({ remaining: 0 });
+    }
+    const other = await account(budgets);
+    expect((await other.client.getMe()).response.status).toBe(200);
+  });
+
+  it('refreshing spends only the refresh budget of the account: it neither spends nor restores the account budget', async () => {
+    await awayFromMinuteEnd();
+    const { client, tokens: pair } = await signedInClient(budgets);
+    expect(limitHeaders((await client.getMe()).response)).toMatchObject({ remaining: 9 });
+
+    const anonymous = budgets.client();
+    let refreshToken = pair.refreshToken;
+    let accessToken = pair.accessToken;
+    const refreshHeaders = [];
+    for (let i = 0; i < 3; i++) {
+      const refreshed = await anonymous.refreshTokens({ refreshToken });
+      expect(refreshed.response.status).toBe(200);
+      refreshHeaders.push(limitHeaders(refreshed.response));
+      refreshToken = refreshed.data!.refreshToken;
+      accessToken = refreshed.data!.accessToken;
+    }
+    expect(refreshHeaders.map((h) => [h.limit, h.remaining, h['limit-client']])).toEqual([
+      [3, 2, undefined],
+      [3, 1, undefined],
+      [3, 0, undefined],
+    ]);
+    const fourth = await anonymous.refreshTokens({ refreshToken });
+    expect(fourth.response.status).toBe(429);
+    expect(fourth.error?.body).toMatchObject({ message: GENERIC, window: 'refresh-burst' });
+
+    const withNewToken = await budgets.client({ accessToken }).getMe();
+    expect(limitHeaders(withNewToken.response)).toMatchObject({ remaining: 8, 'remaining-client': 2 });
+
+    // Unknown tokens are counted by client IP, apart from this account's spent refresh budget.
+    const unknown = await anonymous.refreshTokens({ refreshToken: 'no-such-refresh-token' });
+    expect(unknown.error?.code).toBe('INVALID_REFRESH_TOKEN');
+  });
+
+  // Last on its server: it spends the anonymous budget of 127.0.0.1 for the rest of the minute.
+  it('counts requests without valid credentials on the anonymous budget of the client IP', async () => {
+    await awayFromMinuteEnd();
+    const { client: signedIn } = await signedInClient(budgets);
+    const statuses = [];
+    for (let i = 0; i < 10; i++) {
+      const response = await fetch(`${budgets.baseUrl}/openapi.json`);
+      statuses.push([response.status, limitHeaders(response).remaining]);
+    }
+    expect(statuses).toEqual(Array.from({ length: 10 }, (_, i) => [200, 9 - i]));
+    const badToken = await budgets.client({ accessToken: 'not-a-valid-token' }).getMe();
+    expect(badToken.response.status).toBe(429);
+    expect(badToken.error?.body).toMatchObject({ message: GENERIC, window: 'anonymous-burst' });
+    expect(limitHeaders(badToken.response)['limit-client']).toBeUndefined();
+    const forged = await fetch(`${budgets.baseUrl}/openapi.json`, { headers: { 'x-forwarded-for': '198.51.100.78' } });
+    expect(forged.status).toBe(429);
+    expect((await signedIn.getMe()).response.status).toBe(200);
+  });
+});
