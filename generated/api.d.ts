@@ -266,6 +266,19 @@ export interface paths {
          *     `CONNECTOR_ACCOUNTS_MAX_PER_TYPE` → 201; beyond it 403 `QUOTA_EXCEEDED` (exact under concurrency).
          *     `github` takes `{ token, baseUrl? }`; `ical` takes `{ url }` (`webcal://` means https).
          *     Scope `connectors:write`.
+         *
+         *     - `github`: the token is checked with `GET {baseUrl}/user`; a sync reads the issues assigned to
+         *       the user (`GET /issues?filter=assigned&state=all`, every page); pull requests, which that
+         *       endpoint also lists, are left out.
+         *     - `ical`: the feed is downloaded and parsed; user info in the URL is sent as HTTP Basic credentials.
+         *
+         *     Answers: 400 `VALIDATION_FAILED` when the body is the other type's (e.g. `{ url }` for `github`)
+         *     or when the address resolves to a loopback, private, link-local or other non-public address (the
+         *     server only connects to public internet addresses, also after redirects; `details` names the
+         *     field); 422 `CONNECTOR_AUTH_FAILED` when the provider refuses the credentials, or the address does
+         *     not serve what the type needs (no feed there, not an iCalendar feed, over 10 MiB, no GitHub API);
+         *     502 `CONNECTOR_UNAVAILABLE` when the provider cannot be reached within 10 s, answers with a server
+         *     error or its rate limit is used up.
          */
         post: operations["connectAccount"];
         delete?: never;
@@ -336,6 +349,13 @@ export interface paths {
          * @description Queues a job that pulls the external account's items into tasks and answers at once. While a job
          *     is queued or running for this account, that job is returned instead of a new one. Poll
          *     `GET /sync-jobs/{jobId}`. Scope `connectors:write`.
+         *
+         *     Items are upserted by (connected account, external id) in batches, and the job's counters grow as
+         *     batches complete: known tasks are always updated, new ones are inserted while the task cap allows,
+         *     the rest are counted in `droppedOverQuota` and the job still succeeds. A provider error fails the
+         *     job with `error` saying why; a rate-limited provider is not asked again. A job interrupted by a
+         *     server restart is resumed (its counters start over) or, after three interruptions, failed; it
+         *     never stays `running`.
          */
         post: operations["startSync"];
         delete?: never;
@@ -810,8 +830,8 @@ export interface components {
             title: string;
             notes?: string | null;
             status?: components["schemas"]["TaskStatus"];
-            /** @default 3 */
-            priority: number;
+            /** @description 1 is the most urgent; 3 when left out. */
+            priority?: number;
             /** Format: date-time */
             dueAt?: string | null;
             labels?: string[];
@@ -860,7 +880,16 @@ export interface components {
             /** Format: uuid */
             id: string;
             type: components["schemas"]["ConnectorType"];
-            /** @description The identity at the provider (GitHub user id; normalised feed URL without its query). */
+            /**
+             * @description The identity at the provider; connecting the same identity again replaces the credentials.
+             *     `github`: the user id (`583231`), or `<id>@<host>` for GitHub Enterprise, whose user ids are
+             *     its own. `ical`: the normalised feed URL (scheme and host in lower case, default port and
+             *     fragment dropped, `webcal` as `https`). User info and query often hold the feed's secret, so they
+             *     never show: when the URL has either, a keyed digest of them is appended as `#access-<16 hex>`.
+             *     Two feeds that differ only in their query stay two accounts; a feed whose secret changed is a new one.
+             * @example 583231
+             * @example https://calendar.example.com/tasks.ics#access-3f9a1c2b4d5e6f70
+             */
             externalId: string;
             displayName: string;
             /** Format: date-time */
@@ -887,7 +916,7 @@ export interface components {
             startedAt: string | null;
             /** Format: date-time */
             finishedAt: string | null;
-            /** @description Items read from the provider. */
+            /** @description Distinct items read from the provider so far (GitHub issues without pull requests; VTODOs with a UID); once the job is done, created + updated + unchanged + droppedOverQuota. */
             fetched: number;
             /** @description New tasks inserted. */
             created: number;
@@ -897,7 +926,10 @@ export interface components {
             unchanged: number;
             /** @description New items left out because the account is at its task cap. */
             droppedOverQuota: number;
-            /** @description Why the job failed. */
+            /**
+             * @description Why the job failed, e.g. the provider refused the credentials, timed out after 10 s, or its rate limit is used up (with the time to retry after).
+             * @example GitHub's rate limit for this token is used up (answered 403); retry after 2025-01-01T12:00:00.000Z (in 1800 s). Stopped without retrying.
+             */
             error: string | null;
         };
         SyncJobList: {

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config.js';
+import type { Db } from '../platform/db.js';
+import { errors } from '../platform/errors.js';
+import { detachConnectorTasks } from '../tasks/tasks.sync.js';
+import {
+  deleteConnectorAccount,
+  findByExternalId,
+  insertConnectorAccount,
+  isUniqueViolation,
+  listOwnedConnectorAccounts,
+  lockOwnedConnectorAccount,
+  findOwnedConnectorAccount,
+  releaseConnectorPlace,
+  replaceCredentials,
+  takeConnectorPlace,
+  usedConnectorPlaces,
+  type ConnectorAccountRow,
+} from './connector-accounts.repository.js';
+import { toConnectError, type ConnectorDefinition, type ConnectorTools, type ConnectorType } from './connector-registry.js';
+import type { CredentialsCipher } from './credentials-cipher.js';
+
+export interface ConnectorAccountsDeps {
+  config: Pick<Config, 'CONNECTOR_ACCOUNTS_MAX_PER_TYPE'>;
+  db: Db;
+  registry: ReadonlyMap<ConnectorType, ConnectorDefinition>;
+  cipher: CredentialsCipher;
+  tools: ConnectorTools;
+  /** Stops this process's running sync of an account being disconnected. */
+  cancelSync: (connectorAccountId: string) => void;
+}
+
+export type ConnectorAccountsService = ReturnType<typeof createConnectorAccountsService>;
+
+export function createConnectorAccountsService(deps: ConnectorAccountsDeps) {
+  const { db, cipher } = deps;
+  const max = deps.config.CONNECTOR_ACCOUNTS_MAX_PER_TYPE;
+
+  const definition = (type: ConnectorType): ConnectorDefinition => {
+    const found = deps.registry.get(type);
+    if (!found) throw errors.notFound('Connector type');
+    return found;
+  };
+
+  return {
+    types: () => [...deps.registry.values()].map(({ type, name }) => ({ type, name, maxAccounts: max })),
+
+    async usage(accountId: string): Promise<{ type: ConnectorType; limit: number; used: number }[]> {
+      const used = await usedConnectorPlaces(db, accountId);
+      return [...deps.registry.keys()].map((type) => ({ type, limit: max, used: used.get(type) ?? 0 }));
+    },
+
+    /**
+     * Verifies the credentials with the provider, then in one transaction: the same external account
+     * gets its credentials replaced (200, also at the cap), a new one takes a place under the cap (201)
+     * or is refused (403). Two parallel connects of the same new account: one inserts, the other hits
+     * the unique key, rolls back its place and replaces instead.
+     */
+    async connect(accountId: string, type: ConnectorType, body: unknown): Promise<{ created: boolean; account: ConnectorAccountRow }> {
+      const connection = definition(type).open(body, deps.tools);
+      const identity = await connection.identify().catch((err: unknown) => {
+        throw toConnectError(err);
+      });
+      for (let attempt = 0; attempt < 3; attempt++) {
+        try {
+          return await db.transaction(async (trx) => {
+            const now = Date.now();
+            const existing = await findByExternalId(trx, accountId, type, identity.externalId);
+            if (existing) {
+              const sealed = cipher.seal(connection.credentials, { connectorAccountId: existing.id, type });
+              await replaceCredentials(trx, existing.id, sealed, identity.displayName, now);
+              return {
+                created: false,
+                account: { ...existing, credentials_encrypted: sealed, display_name: identity.displayName, updated_at: now },
+              };
+            }
+            if (!(await takeConnectorPlace(trx, accountId, type, max))) {
+              const used = (await usedConnectorPlaces(trx, accountId)).get(type) ?? max;
+              throw errors.quotaExceeded(
+                'connectorAccounts',
+                max,
+                used,
+                `This account already has ${used} ${type} accounts connected, the most allowed (${max}). Disconnect one first.`,
+              );
+            }
+            const id = randomUUID();
+            const row: ConnectorAccountRow = {
+              id,
+              account_id: accountId,
+              type,
+              external_id: identity.externalId,
+              display_name: identity.displayName,
+              credentials_encrypted: cipher.seal(connection.credentials, { connectorAccountId: id, type }),
+              created_at: now,
+              updated_at: now,
+              last_synced_at: null,
+            };
+            await insertConnectorAccount(trx, row);
+            return { created: true, account: row };
+          });
+        } catch (err) {
+          if (!isUniqueViolation(err)) throw err;
+        }
+      }
+      throw errors.internal();
+    },
+
+    list: (accountId: string) => listOwnedConnectorAccounts(db, accountId),
+
+    async get(accountId: string, id: string): Promise<ConnectorAccountRow> {
+      const row = await findOwnedConnectorAccount(db, accountId, id);
+      if (!row) throw errors.notFound('Connector account');
+      return row;
+    },
+
+    /** Deletes the account and its credentials; its tasks stay as local tasks; its place under the cap frees up. */
+    async disconnect(accountId: string, id: string): Promise<void> {
+      await db.transaction(async (trx) => {
+        const row = await lockOwnedConnectorAccount(trx, accountId, id);
+        if (!row) throw errors.notFound('Connector account');
+        await detachConnectorTasks(trx, id);
+        await deleteConnectorAccount(trx, id);
+        await releaseConnectorPlace(trx, accountId, row.type);
+      });
+      deps.cancelSync(id);
+    },
+  };
+}

@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config.js';
+import type { Db } from '../platform/db.js';
+import { errors } from '../platform/errors.js';
+import type { Logger } from '../platform/logger.js';
+import { upsertExternalTasks, type ExternalTask } from '../tasks/tasks.sync.js';
+import { findConnectorAccount, findOwnedConnectorAccount, isUniqueViolation, markSynced } from './connector-accounts.repository.js';
+import { ProviderError, type ConnectorDefinition, type ConnectorTools, type ConnectorType } from './connector-registry.js';
+import type { CredentialsCipher } from './credentials-cipher.js';
+import { ShutdownAbort } from './sync-runner.js';
+import {
+  claimJob,
+  findActiveJob,
+  findOwnedJob,
+  finishJob,
+  insertQueuedJob,
+  listRecentJobs,
+  renewJob,
+  requeueJob,
+  ZERO_COUNTERS,
+  type SyncCounters,
+  type SyncJobRow,
+} from './sync-jobs.repository.js';
+
+/** Items per upsert transaction: large enough to be quick, small enough not to hold the store long. */
+export const SYNC_BATCH_SIZE = 500;
+const LEASE_MS = 30_000;
+const HEARTBEAT_MS = 5_000;
+// A job that took its process down this often is not tried again.
+const MAX_ATTEMPTS = 3;
+const RECENT_JOBS = 20;
+
+export interface SyncServiceDeps {
+  config: Pick<Config, 'TASKS_MAX_PER_ACCOUNT'>;
+  db: Db;
+  logger: Logger;
+  registry: ReadonlyMap<ConnectorType, ConnectorDefinition>;
+  cipher: CredentialsCipher;
+  tools: ConnectorTools;
+  /** Hands a new job to the runner. */
+  enqueue: (jobId: string) => void;
+}
+
+export type SyncService = ReturnType<typeof createSyncService>;
+
+export function createSyncService(deps: SyncServiceDeps) {
+  const { db, logger } = deps;
+  const runnerId = randomUUID();
+  const cancelByConnectorAccount = new Map<string, AbortController>();
+
+  return {
+    /** The account's queued or running job, or a new queued one. */
+    async startSync(accountId: string, connectorAccountId: string): Promise<SyncJobRow> {
+      if (!(await findOwnedConnectorAccount(db, accountId, connectorAccountId))) throw errors.notFound('Connector account');
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const active = await findActiveJob(db, connectorAccountId);
+        if (active) return active;
+        try {
+          const job = await insertQueuedJob(db, { id: randomUUID(), accountId, connectorAccountId, now: Date.now() });
+          deps.enqueue(job.id);
+          return job;
+        } catch (err) {
+          if (isForeignKeyViolation(err)) throw errors.notFound('Connector account');
+          // Another request queued one between our look and our insert: answer with that one.
+          if (!isUniqueViolation(err)) throw err;
+        }
+      }
+      throw errors.internal();
+    },
+
+    async getJob(accountId: string, jobId: string): Promise<SyncJobRow> {
+      const job = await findOwnedJob(db, accountId, jobId);
+      if (!job) throw errors.notFound('Sync job');
+      return job;
+    },
+
+    async listJobs(accountId: string, connectorAccountId: string): Promise<SyncJobRow[]> {
+      if (!(await findOwnedConnectorAccount(db, accountId, connectorAccountId))) throw errors.notFound('Connector account');
+      return listRecentJobs(db, connectorAccountId, RECENT_JOBS);
+    },
+
+    /** Interrupts this process's job of a connector account that is being disconnected. */
+    cancelFor(connectorAccountId: string): void {
+      cancelByConnectorAccount.get(connectorAccountId)?.abort(new Error('The account was disconnected.'));
+    },
+
+    /** Runs one job if this runner can claim it; never throws for the job's own failures. */
+    async runJob(jobId: string, shutdown: AbortSignal): Promise<void> {
+      const job = await claimJob(db, jobId, runnerId, Date.now(), LEASE_MS);
+      if (!job) return;
+      const counters: SyncCounters = { ...ZERO_COUNTERS };
+      if (job.attempts > MAX_ATTEMPTS) {
+        const error = `The job was interrupted ${MAX_ATTEMPTS} times before it could finish; start a new sync.`;
+        await finishJob(db, jobId, runnerId, { status: 'failed', counters, error, now: Date.now() });
+        return;
+      }
+      const lost = new AbortController();
+      cancelByConnectorAccount.set(job.connector_account_id, lost);
+      const signal = AbortSignal.any([shutdown, lost.signal]);
+      const heartbeat = setInterval(() => {
+        renewJob(db, jobId, runnerId, Date.now() + LEASE_MS)
+          .then((mine) => mine || lost.abort(new Error('Another runner took the job over.')))
+          .catch((err: unknown) => logger.warn({ err, jobId }, 'could not renew the sync job lease'));
+      }, HEARTBEAT_MS);
+      heartbeat.unref();
+      try {
+        await pullIntoTasks(job, counters, signal);
+        const now = Date.now();
+        if (await finishJob(db, jobId, runnerId, { status: 'succeeded', counters, error: null, now })) {
+          await markSynced(db, job.connector_account_id, now);
+        }
+      } catch (err) {
+        if (shutdown.aborted && shutdown.reason instanceof ShutdownAbort) return void (await requeueJob(db, jobId, runnerId));
+        if (lost.signal.aborted) return;
+        const error = failureMessage(err);
+        if (!(err instanceof ProviderError)) logger.error({ err, jobId }, 'sync job failed inside the server');
+        else logger.info({ jobId, connectorAccountId: job.connector_account_id, error }, 'sync job failed');
+        await finishJob(db, jobId, runnerId, { status: 'failed', counters, error, now: Date.now() });
+      } finally {
+        clearInterval(heartbeat);
+        if (cancelByConnectorAccount.get(job.connector_account_id) === lost) cancelByConnectorAccount.delete(job.connector_account_id);
+      }
+    },
+  };
+
+  /** Reads the provider page by page and upserts in batches, saving the counters after each batch. */
+  async function pullIntoTasks(job: SyncJobRow, counters: SyncCounters, signal: AbortSignal): Promise<void> {
+    const account = await findConnectorAccount(db, job.connector_account_id);
+    if (!account) throw new Error('The connector account is gone.');
+    const connector = deps.registry.get(account.type);
+    if (!connector) throw new ProviderError('unavailable', `This server no longer offers ${account.type} connectors.`);
+    let credentials: unknown;
+    try {
+      credentials = deps.cipher.open(account.credentials_encrypted, { connectorAccountId: account.id, type: account.type });
+    } catch {
+      throw new ProviderError('refused', 'The stored credentials cannot be read (the server key changed?); connect the account again.');
+    }
+    const connection = connector.open(credentials, deps.tools);
+
+    const seen = new Set<string>();
+    const pending: ExternalTask[] = [];
+    const flush = async (items: ExternalTask[]) => {
+      const counts = await upsertExternalTasks(db, {
+        accountId: account.account_id,
+        connectorAccountId: account.id,
+        connectorType: account.type,
+        maxTasks: deps.config.TASKS_MAX_PER_ACCOUNT,
+        items,
+      });
+      counters.created += counts.created;
+      counters.updated += counts.updated;
+      counters.unchanged += counts.unchanged;
+      counters.dropped_over_quota += counts.droppedOverQuota;
+      if (!(await renewJob(db, job.id, runnerId, Date.now() + LEASE_MS, counters))) throw new Error('The job is no longer ours.');
+    };
+    for await (const page of connection.items(signal)) {
+      for (const item of page) {
+        if (seen.has(item.externalId)) continue;
+        seen.add(item.externalId);
+        pending.push(item);
+        counters.fetched += 1;
+      }
+      while (pending.length >= SYNC_BATCH_SIZE) await flush(pending.splice(0, SYNC_BATCH_SIZE));
+      signal.throwIfAborted();
+    }
+    if (pending.length > 0) await flush(pending.splice(0));
+  }
+}
+
+function failureMessage(err: unknown): string {
+  if (err instanceof ProviderError) return err.message;
+  return 'The sync failed inside the server; try again later.';
+}
+
+function isForeignKeyViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
