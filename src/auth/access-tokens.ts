@@ -87,7 +87,9 @@ export function createAccessTokens(settings: AccessTokenSettings): AccessTokens 
       ),
     isGenuineButExpired: (token) => {
       try {
-        return callerFromJwt(jwt.verify(token, secret, relaxed)) !== undefined;
+        const decoded = jwt.verify(token, secret, relaxed);
+        const exp = typeof decoded.payload === 'object' ? decoded.payload.exp : undefined;
+        return callerFromJwt(decoded) !== undefined && exp !== undefined && exp * 1000 <= Date.now();
       } catch {
         return false;
       }
