@@ -83,7 +83,8 @@ export interface paths {
         put?: never;
         /**
          * Sign out
-         * @description Revokes the refresh token's whole family. Also 204 for an unknown or already revoked token, so a retry is safe.
+         * @description Revokes the refresh token's whole family. Also 204 for an unknown or already revoked token, so a retry is
+         *     safe. Access tokens already issued to the session stay valid until they expire (`JWT_ACCESS_EXPIRES`).
          */
         post: operations["logout"];
         delete?: never;
@@ -136,14 +137,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's API tokens (never their secrets) */
+        /**
+         * The account's API tokens (never their secrets)
+         * @description Revoked tokens are not listed; expired ones are, until they are revoked.
+         */
         get: operations["listApiTokens"];
         put?: never;
         /**
          * Create an API token
          * @description The secret (`tsk_...`) is in this response only; it is stored hashed. Without `scopes` the token
-         *     gets the caller's scopes; a token can never get a scope its creator lacks. Each API token is a
-         *     client of its own with its own fence inside the account budget; tokens add no budget.
+         *     gets the caller's scopes; a token can never get a scope its creator lacks (403 `INSUFFICIENT_SCOPE`
+         *     naming it), so an API token cannot mint a stronger one. Each API token is a client of its own with
+         *     its own fence inside the account budget; tokens add no budget. `lastUsedAt` is kept to the minute.
          */
         post: operations["createApiToken"];
         delete?: never;
@@ -164,7 +169,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API token */
+        /**
+         * Revoke an API token
+         * @description The token stops working at once and leaves the list; an unknown or already revoked token is 404.
+         */
         delete: operations["revokeApiToken"];
         options?: never;
         head?: never;
