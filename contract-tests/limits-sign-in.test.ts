@@ -22,6 +22,7 @@ const register = (server: TestServer, headers: Record<string, string> = {}) =>
 describe.concurrent('the strict sign-in budget', () => {
   it.for(stores)(
     'with the %s: counts each sign-in endpoint apart per client IP, and Retry-After is exact at the end of the window',
+    { timeout: 120_000 },
     async ([, storeEnv]) => {
       const server = await startServer({ env: { ...signInEnv, ...storeEnv } });
       try {
@@ -88,6 +89,5 @@ describe.concurrent('the strict sign-in budget', () => {
         await server.stop();
       }
     },
-    120_000,
   );
 });

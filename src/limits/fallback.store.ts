@@ -3,8 +3,9 @@ import type { MemoryStore } from './memory.store.js';
 import type { RateLimitStore, StoreDecision, WindowCharge } from './store.js';
 
 /**
- * Redis while it answers, per-process counts (the insurance) while it does not: an outage never
- * turns into a 500, a hang or a crash, and the next successful command puts Redis back in charge.
+ * Redis while it answers in time, per-process counts (the insurance) while it does not: an outage
+ * never turns into a 500, a hang or a crash, and the first successful call puts Redis back in
+ * charge. The connection records each failure and logs the outage once.
  */
 export class FallbackStore implements RateLimitStore {
   constructor(
@@ -14,25 +15,13 @@ export class FallbackStore implements RateLimitStore {
   ) {}
 
   async spend(windows: readonly WindowCharge[], now: number): Promise<StoreDecision> {
-    if (!this.connection.usable()) return this.insurance.spendNow(windows, now);
-    try {
-      const decision = await this.primary.spend(windows, now);
-      this.connection.noteSuccess();
-      return decision;
-    } catch (err) {
-      this.connection.noteFailure(err);
-      return this.insurance.spendNow(windows, now);
-    }
+    const decision = await this.connection.run(() => this.primary.spend(windows, now)).catch(() => undefined);
+    return decision ?? this.insurance.spendNow(windows, now);
   }
 
   async peek(windows: readonly WindowCharge[], now: number): Promise<number[]> {
-    if (!this.connection.usable()) return this.insurance.peek(windows, now);
-    try {
-      return await this.primary.peek(windows, now);
-    } catch (err) {
-      this.connection.noteFailure(err);
-      return this.insurance.peek(windows, now);
-    }
+    const counts = await this.connection.run(() => this.primary.peek(windows, now)).catch(() => undefined);
+    return counts ?? this.insurance.peek(windows, now);
   }
 
   async close(): Promise<void> {

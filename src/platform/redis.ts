@@ -10,73 +10,140 @@ export interface RedisConnectionOptions {
   commandTimeoutMs?: number;
   /** How long start-up waits for a first connection before serving without it (default 2 s). */
   startupWaitMs?: number;
-  /** After a failed command, how long to leave Redis alone before trying it again (default 1 s). */
-  retryAfterFailureMs?: number;
-  /** Called on every (re)connection, before Redis is reported up: load scripts here. */
+  /** After a failed command, how long to leave Redis alone before one request probes it again (default 1 s). */
+  probeAfterMs?: number;
+  /** Called on every (re)connection before Redis is reported up: load scripts here. */
   onConnect?: (client: RedisClient) => Promise<unknown>;
 }
 
+export class RedisTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`Redis did not answer within ${ms} ms`);
+    this.name = 'RedisTimeoutError';
+  }
+}
+
 /**
- * The official client, set up so an outage costs nothing but per-process counting: commands fail
- * fast instead of queueing while disconnected (disableOfflineQueue) or hanging (command timeout),
- * the client reconnects by itself, and each outage is logged once when it starts and once when
- * it ends.
+ * The official client, set up so that an outage costs nothing but per-process counting: commands
+ * fail fast instead of queueing while disconnected (disableOfflineQueue) or hanging (`run` bounds
+ * every call), the client reconnects by itself, and each outage is logged once when it starts and
+ * once when it ends.
  */
 export class RedisConnection {
   readonly client: RedisClient;
-  private connected = false;
+  private prepared = false;
   private failedAt: number | undefined;
+  private probing = false;
   private outageLogged = false;
   private closed = false;
-  private readonly retryAfterFailureMs: number;
+  private readonly commandTimeoutMs: number;
+  private readonly probeAfterMs: number;
+  private markFirstPrepared!: () => void;
+  private readonly firstPrepared = new Promise<void>((resolve) => {
+    this.markFirstPrepared = resolve;
+  });
 
   private constructor(private readonly options: RedisConnectionOptions) {
-    this.retryAfterFailureMs = options.retryAfterFailureMs ?? 1000;
+    this.commandTimeoutMs = options.commandTimeoutMs ?? 300;
+    this.probeAfterMs = options.probeAfterMs ?? 1000;
     this.client = createClient({
       url: options.url,
       disableOfflineQueue: true,
-      commandOptions: { timeout: options.commandTimeoutMs ?? 300 },
-      socket: {
-        connectTimeout: 1000,
-        reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2000),
-      },
+      // Bounds only the wait to be written; `run` bounds the wait for the answer.
+      commandOptions: { timeout: this.commandTimeoutMs },
+      socket: { connectTimeout: 1000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2000) },
     });
     this.client.on('error', (err: unknown) => this.noteFailure(err));
-    this.client.on('ready', () => void this.ready());
-    this.client.on('end', () => {
-      this.connected = false;
-    });
+    this.client.on('ready', () => void this.prepare());
   }
 
+  /** Connects, waiting a little for Redis at start-up but starting without it rather than not at all. */
   static async open(options: RedisConnectionOptions): Promise<RedisConnection> {
     const connection = new RedisConnection(options);
-    const connecting = connection.client.connect().then(
-      () => undefined,
-      () => undefined,
-    );
+    connection.client.connect().catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise((resolve) => {
+    const gaveUp = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, options.startupWaitMs ?? 2000);
     });
-    // Serve without Redis rather than not start: the client keeps trying in the background.
-    await Promise.race([connecting.then(() => connection.settled()), waited]);
+    await Promise.race([connection.firstPrepared, gaveUp]);
     clearTimeout(timer);
     if (!connection.isUp()) connection.noteFailure(new Error('Redis is not reachable at start-up'));
     return connection;
   }
 
-  /** Up: connected, and the last command did not fail. */
+  /** Up: connected, prepared, and the last command did not fail. */
   isUp(): boolean {
-    return this.connected && this.failedAt === undefined && this.client.isReady;
+    return this.prepared && this.client.isReady && this.failedAt === undefined;
   }
 
-  /** Whether a command is worth sending now: up, or a failure long enough ago to probe again. */
-  usable(now = Date.now()): boolean {
-    if (!this.connected || !this.client.isReady) return false;
-    return this.failedAt === undefined || now - this.failedAt >= this.retryAfterFailureMs;
+  /**
+   * Runs one call against Redis within the command timeout, or answers undefined without trying
+   * while Redis is down (then one caller at a time probes it, after `probeAfterMs`). Rejects when
+   * the call fails or times out; the failure is recorded.
+   */
+  async run<T>(call: (client: RedisClient) => Promise<T>): Promise<T | undefined> {
+    if (!this.mayTry()) return undefined;
+    try {
+      const result = await this.withinTimeout(call(this.client));
+      this.noteSuccess();
+      return result;
+    } catch (err) {
+      this.noteFailure(err);
+      throw err;
+    } finally {
+      this.probing = false;
+    }
   }
 
-  noteFailure(err: unknown): void {
+  async close(): Promise<void> {
+    this.closed = true;
+    // destroy, not quit: quit would wait for a Redis that may be gone.
+    if (this.client.isOpen) this.client.destroy();
+  }
+
+  private mayTry(): boolean {
+    if (!this.prepared || !this.client.isReady) return false;
+    if (this.failedAt === undefined) return true;
+    if (this.probing || Date.now() - this.failedAt < this.probeAfterMs) return false;
+    this.probing = true;
+    return true;
+  }
+
+  /** On every (re)connection; a failed preparation is a failed command: Redis is probed again later. */
+  private async prepare(): Promise<void> {
+    this.prepared = false;
+    try {
+      await this.withinTimeout(this.options.onConnect?.(this.client) ?? Promise.resolve());
+      this.noteSuccess();
+    } catch (err) {
+      this.noteFailure(err);
+    } finally {
+      this.prepared = true;
+      this.markFirstPrepared();
+    }
+  }
+
+  /** The client's own timeout stops at the socket write: this one bounds the wait for the answer. */
+  private async withinTimeout<T>(pending: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new RedisTimeoutError(this.commandTimeoutMs)), this.commandTimeoutMs);
+    });
+    try {
+      return await Promise.race([pending, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private noteSuccess(): void {
+    this.failedAt = undefined;
+    if (!this.outageLogged) return;
+    this.outageLogged = false;
+    this.options.logger.info('Redis reachable again: rate limits are counted in Redis');
+  }
+
+  private noteFailure(err: unknown): void {
     this.failedAt = Date.now();
     if (this.outageLogged || this.closed) return;
     this.outageLogged = true;
@@ -84,45 +151,5 @@ export class RedisConnection {
       { err: err instanceof Error ? err.message : String(err) },
       'Redis unreachable: counting rate limits per process until it returns',
     );
-  }
-
-  noteSuccess(): void {
-    if (this.failedAt === undefined) return;
-    this.failedAt = undefined;
-    this.logRecovery();
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    this.connected = false;
-    // destroy, not quit: quit would wait for a Redis that may be gone.
-    if (this.client.isOpen) this.client.destroy();
-  }
-
-  private settledPromise: Promise<void> | undefined;
-  private settled(): Promise<void> {
-    return this.settledPromise ?? Promise.resolve();
-  }
-
-  private async ready(): Promise<void> {
-    const preparing = (async () => {
-      try {
-        await this.options.onConnect?.(this.client);
-        this.connected = true;
-        this.failedAt = undefined;
-        this.logRecovery();
-      } catch (err) {
-        this.connected = true;
-        this.noteFailure(err);
-      }
-    })();
-    this.settledPromise = preparing;
-    await preparing;
-  }
-
-  private logRecovery(): void {
-    if (!this.outageLogged) return;
-    this.outageLogged = false;
-    this.options.logger.info('Redis reachable again: rate limits are counted in Redis');
   }
 }
