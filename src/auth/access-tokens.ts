@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, randomUUID } from 'node:crypto';
 import jwt, { type Algorithm, type VerifyOptions } from 'jsonwebtoken';
 import passportJwt from 'passport-jwt';
 import { ALL_SCOPES, type Caller, type Scope } from '../http/caller.js';
@@ -36,13 +36,17 @@ export interface AccessTokens {
 }
 
 export function createAccessTokens(settings: AccessTokenSettings): AccessTokens {
-  const { secret, issuer, audience, lifetimeSeconds } = settings;
+  const { issuer, audience, lifetimeSeconds } = settings;
+  // A KeyObject, not the string: given a string, jsonwebtoken first tries (and fails, with a thrown
+  // error) to read it as a PEM public key on every verify, which costs ~60 times the HMAC itself.
+  const secret = createSecretKey(Buffer.from(settings.secret, 'utf8'));
   // passport-jwt overwrites algorithms/issuer/audience inside jsonWebTokenOptions with its top-level
   // options (undefined when absent): they must be set here, at the top level, or nothing pins them.
   const strategy = new JwtStrategy(
     {
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
-      secretOrKey: secret,
+      // passport-jwt hands the key to jsonwebtoken untouched; its types only predate KeyObject.
+      secretOrKey: secret as unknown as Buffer,
       algorithms: ALGORITHMS,
       issuer,
       audience,
