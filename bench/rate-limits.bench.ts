@@ -1,0 +1,243 @@
+// Throughput of authenticated GET /tasks through the whole app (sign-in, limits, validation, SQLite)
+// with the limits off, with our limiter on its in-process store and on Redis, and as anchors the same
+// app with four stacked express-rate-limit + rate-limit-redis limiters and with four
+// rate-limiter-flexible Redis limiters in its place. Limits are far above what the run can spend.
+// Each server runs in a process of its own (this file with --serve); autocannon runs here. Rounds
+// interleave the variants so a noisy neighbour hurts them alike; the median round counts.
+// Run alone: node --import tsx bench/rate-limits.bench.ts   (needs Redis at BENCH_REDIS_URL)
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import type { Request, RequestHandler } from 'express';
+import { rateLimit as expressRateLimit } from 'express-rate-limit';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { RedisStore as ExpressRedisStore } from 'rate-limit-redis';
+import { createClient } from 'redis';
+import { createApp } from '../src/app.js';
+import { createComponents } from '../src/components.js';
+import { loadConfig } from '../src/config.js';
+import { createDb, isDbReachable, migrate } from '../src/platform/db.js';
+import { createLogger } from '../src/platform/logger.js';
+
+// Database 7 of the local Redis belongs to this bench (tests use 9 to 15); it is emptied first.
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/7';
+const HIGH = '1000000000';
+const CONNECTIONS = 10;
+const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const TASKS = 20;
+
+interface Variant {
+  name: string;
+  env: Record<string, string>;
+  anchor?: AnchorName;
+}
+
+const variants: Variant[] = [
+  { name: 'limits off', env: { RATE_LIMITS_ENABLED: 'false' } },
+  { name: 'in-process store', env: {} },
+  { name: 'Redis store (one Lua round trip)', env: { REDIS_URL } },
+  { name: 'express-rate-limit + rate-limit-redis x4', env: { RATE_LIMITS_ENABLED: 'false' }, anchor: 'express-rate-limit' },
+  { name: 'rate-limiter-flexible Redis x4', env: { RATE_LIMITS_ENABLED: 'false' }, anchor: 'rate-limiter-flexible' },
+];
+
+const highLimits = Object.fromEntries(
+  [
+    'RATE_LIMIT_BURST_PER_MINUTE',
+    'RATE_LIMIT_SUSTAINED_PER_HOUR',
+    'RATE_LIMIT_CLIENT_BURST_PER_MINUTE',
+    'RATE_LIMIT_CLIENT_SUSTAINED_PER_HOUR',
+    'RATE_LIMIT_STRICT_BURST_PER_MINUTE',
+    'RATE_LIMIT_STRICT_SUSTAINED_PER_HOUR',
+  ].map((name) => [name, HIGH]),
+);
+
+type AnchorName = 'express-rate-limit' | 'rate-limiter-flexible';
+
+/** The four windows of an authenticated request: account and client, burst and sustained. */
+const anchorWindows: { name: string; seconds: number; key: (req: Request) => string }[] = [
+  { name: 'account-burst', seconds: 60, key: (req) => req.caller?.accountId ?? req.ip ?? '' },
+  { name: 'account-sustained', seconds: 3600, key: (req) => req.caller?.accountId ?? req.ip ?? '' },
+  { name: 'client-burst', seconds: 60, key: (req) => `${req.caller?.accountId}:${req.caller?.clientId}` },
+  { name: 'client-sustained', seconds: 3600, key: (req) => `${req.caller?.accountId}:${req.caller?.clientId}` },
+];
+
+/** What a team would stack from the libraries: four limiters, one Redis round trip (or more) each, not atomic together. */
+async function anchorLimiter(anchor: AnchorName, limit: number): Promise<RequestHandler> {
+  const client = createClient({ url: REDIS_URL });
+  await client.connect();
+  if (anchor === 'express-rate-limit') {
+    const stack = anchorWindows.map((window) =>
+      expressRateLimit({
+        windowMs: window.seconds * 1000,
+        limit,
+        keyGenerator: window.key,
+        standardHeaders: 'draft-6',
+        legacyHeaders: false,
+        validate: false,
+        store: new ExpressRedisStore({ prefix: `erl:${window.name}:`, sendCommand: (...args: string[]) => client.sendCommand(args) }),
+      }),
+    );
+    return (req, res, next) => {
+      let index = 0;
+      const step = (err?: unknown) => (err || index === stack.length ? next(err) : void stack[index++]!(req, res, step));
+      step();
+    };
+  }
+  const limiters = anchorWindows.map((window) => ({
+    window,
+    limiter: new RateLimiterRedis({ storeClient: client, useRedisPackage: true, keyPrefix: `rlf:${window.name}`, points: limit, duration: window.seconds }),
+  }));
+  return async (req, res, next) => {
+    try {
+      const results = await Promise.all(limiters.map(({ window, limiter }) => limiter.consume(window.key(req))));
+      res.setHeader('X-RateLimit-Limit', String(limit));
+      res.setHeader('X-RateLimit-Remaining', String(Math.min(...results.map((result) => result.remainingPoints))));
+      next();
+    } catch (rejection) {
+      if (rejection instanceof Error) return next(rejection);
+      res.status(429).json({ statusCode: 429, code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded.' });
+    }
+  };
+}
+
+/** The server side: the real app, with the anchor in place of our limiter when asked. */
+async function serve(anchor: AnchorName | undefined): Promise<void> {
+  const config = loadConfig(process.env);
+  const logger = createLogger('silent');
+  const db = createDb(config.database);
+  await migrate(db);
+  const components = await createComponents({ config, db, logger });
+  const app = createApp({
+    config,
+    db,
+    logger,
+    readiness: { database: () => isDbReachable(db), redis: components.redisUp },
+    identifyCaller: components.identifyCaller,
+    rateLimit: anchor ? await anchorLimiter(anchor, Number(HIGH)) : components.rateLimit,
+    routers: components.routers,
+  });
+  const server = app.listen(0, '127.0.0.1', () => {
+    process.stdout.write(`listening on port ${(server.address() as { port: number }).port}\n`);
+  });
+  process.on('SIGTERM', () => {
+    server.close();
+    server.closeAllConnections();
+    void components.stop().finally(() => process.exit(0));
+  });
+}
+
+interface Running {
+  variant: Variant;
+  child: ChildProcess;
+  baseUrl: string;
+  token: string;
+  path: string;
+  dir: string;
+}
+
+async function start(variant: Variant): Promise<Running> {
+  const dir = mkdtempSync(join(tmpdir(), 'rate-limits-bench-'));
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+    JWT_SECRET: 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz',
+    JWT_ACCESS_EXPIRES: '86400',
+    CONNECTOR_SECRET_KEY: '0'.repeat(64),
+    ...highLimits,
+    ...variant.env,
+  };
+  const args = ['--import', 'tsx', new URL(import.meta.url).pathname, '--serve', variant.anchor ?? ''];
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${variant.name}: server exited with ${code}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const match = /listening on port (\d+)/.exec(line);
+      if (match) resolve(Number(match[1]));
+    });
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const registered = await fetch(`${baseUrl}/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: `bench-${Date.now()}-${Math.random()}@example.com`, password: 'correct horse battery staple' }),
+  });
+  const { accessToken: token } = (await registered.json()) as { accessToken: string };
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  for (let i = 0; i < TASKS; i++) {
+    await fetch(`${baseUrl}/tasks`, { method: 'POST', headers: auth, body: JSON.stringify({ title: `Task ${i}` }) });
+  }
+  // Until the tasks component serves GET /tasks (501 before), measure GET /me, and say so.
+  const tasks = await fetch(`${baseUrl}/tasks`, { headers: auth });
+  const path = tasks.status === 200 ? '/tasks' : '/me';
+  return { variant, child, baseUrl, token, path, dir };
+}
+
+async function measure(server: Running, seconds: number) {
+  const result = await autocannon({
+    url: `${server.baseUrl}${server.path}`,
+    headers: { authorization: `Bearer ${server.token}` },
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${server.variant.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors: a limit was reached or the server failed`);
+  }
+  return { requestsPerSecond: result.requests.average, p99: result.latency.p99 };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main(): Promise<void> {
+  const redis = createClient({ url: REDIS_URL });
+  await redis.connect();
+  await redis.flushDb();
+  redis.destroy();
+
+  const servers: Running[] = [];
+  try {
+    for (const variant of variants) servers.push(await start(variant));
+    for (const server of servers) await measure(server, 2);
+    const rounds = new Map<Running, { requestsPerSecond: number; p99: number }[]>(servers.map((server) => [server, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const server of servers) rounds.get(server)!.push(await measure(server, ROUND_SECONDS));
+    }
+
+    const paths = new Set(servers.map((server) => server.path));
+    process.stdout.write(
+      `authenticated GET ${[...paths].join(', ')} (${TASKS} tasks on SQLite), ${CONNECTIONS} connections, ` +
+        `median of ${ROUNDS} interleaved rounds of ${ROUND_SECONDS} s\n\n`,
+    );
+    const baseline = median(rounds.get(servers[0]!)!.map((r) => r.requestsPerSecond));
+    const rows = servers.map((server) => {
+      const figures = rounds.get(server)!;
+      const rps = median(figures.map((r) => r.requestsPerSecond));
+      return { name: server.variant.name, rps, ratio: rps / baseline, p99: median(figures.map((r) => r.p99)) };
+    });
+    process.stdout.write(`${'variant'.padEnd(44)}${'req/s'.padStart(9)}${'vs off'.padStart(9)}${'p99 ms'.padStart(9)}\n`);
+    for (const row of rows) {
+      process.stdout.write(`${row.name.padEnd(44)}${row.rps.toFixed(0).padStart(9)}${row.ratio.toFixed(3).padStart(9)}${String(row.p99).padStart(9)}\n`);
+    }
+    const [, memory, redisStore] = rows;
+    process.stdout.write(
+      `\ntargets: in-process costs under 5% (${((1 - memory!.ratio) * 100).toFixed(1)}%), ` +
+        `Redis under 10% (${((1 - redisStore!.ratio) * 100).toFixed(1)}%)\n`,
+    );
+  } finally {
+    for (const server of servers) {
+      server.child.kill('SIGTERM');
+      rmSync(server.dir, { recursive: true, force: true });
+    }
+  }
+}
+
+if (process.argv[2] === '--serve') {
+  await serve((process.argv[3] || undefined) as AnchorName | undefined);
+} else {
+  await main();
+}
