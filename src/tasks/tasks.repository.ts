@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
-import { toIso, toIsoOrNull } from '../platform/time.js';
+import { isoFromEpochMs, isoFromEpochMsOrNull } from './iso-time.js';
 
 export type Task = components['schemas']['Task'];
 export type TaskStatus = components['schemas']['TaskStatus'];
@@ -84,8 +84,9 @@ export async function listTaskPage(
   const query = db('tasks').select(COLUMNS).where('account_id', accountId);
   if (page.after) {
     const { createdAt, id } = page.after;
-    // Spelled out rather than as a row comparison so both engines use the (account_id, created_at, id) index the same way.
-    query.andWhere((after) => after.where('created_at', '>', createdAt).orWhere((tie) => tie.where('created_at', createdAt).andWhere('id', '>', id)));
+    // A row-value comparison, not `a > x OR (a = x AND b > y)`: both engines seek the (account_id,
+    // created_at, id) index to the position, where the OR form makes SQLite scan from the account's first task.
+    query.andWhereRaw('(created_at, id) > (?, ?)', [createdAt, id]);
   }
   if (page.status !== 'all') query.andWhere('status', page.status);
   if (page.updatedSince !== undefined) query.andWhere('updated_at', '>=', page.updatedSince);
@@ -119,11 +120,11 @@ export function toTask(row: TaskRow): Task {
     notes: row.notes,
     status: row.status,
     priority: Number(row.priority),
-    dueAt: toIsoOrNull(row.due_at === null ? null : Number(row.due_at)),
+    dueAt: isoFromEpochMsOrNull(row.due_at),
     labels: JSON.parse(row.labels) as string[],
-    completedAt: toIsoOrNull(row.completed_at === null ? null : Number(row.completed_at)),
-    createdAt: toIso(Number(row.created_at)),
-    updatedAt: toIso(Number(row.updated_at)),
+    completedAt: isoFromEpochMsOrNull(row.completed_at),
+    createdAt: isoFromEpochMs(Number(row.created_at)),
+    updatedAt: isoFromEpochMs(Number(row.updated_at)),
     source:
       row.connector_account_id !== null && row.connector_type !== null && row.external_id !== null
         ? { connectorAccountId: row.connector_account_id, connectorType: row.connector_type, externalId: row.external_id, url: row.external_url }
