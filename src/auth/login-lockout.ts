@@ -1,5 +1,4 @@
 import type { Db } from '../platform/db.js';
-import { rawRows } from './secrets.js';
 
 export interface LockoutSettings {
   maxFailedAttempts: number;
@@ -53,4 +52,10 @@ export function createLoginLockout(db: Db, settings: LockoutSettings): LoginLock
       await db('login_attempts').update({ failed_count: 0, locked_until: null, updated_at: now }).where({ email });
     },
   };
+}
+
+/** Rows of a knex `raw` result: PostgreSQL wraps them in `{ rows }`, better-sqlite3 returns the array. */
+function rawRows<Row>(result: unknown): Row[] {
+  if (Array.isArray(result)) return result as Row[];
+  return ((result as { rows?: Row[] }).rows ?? []) as Row[];
 }

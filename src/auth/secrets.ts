@@ -5,9 +5,3 @@ export const randomSecret = (bytes = 32): string => randomBytes(bytes).toString(
 
 /** Secrets are stored only as this digest: a leaked table gives nothing to sign in with. */
 export const sha256Hex = (value: string): string => createHash('sha256').update(value).digest('hex');
-
-/** Rows of a knex `raw` result: PostgreSQL wraps them in `{ rows }`, better-sqlite3 returns the array. */
-export function rawRows<Row>(result: unknown): Row[] {
-  if (Array.isArray(result)) return result as Row[];
-  return ((result as { rows?: Row[] }).rows ?? []) as Row[];
-}
