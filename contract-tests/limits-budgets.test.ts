@@ -62,6 +62,27 @@ describe.each(stores)('rate limits with the %s', (_store, storeEnv) => {
     }
   });
 
+  it('GET /me/usage shows the account and client windows as they stand after this request', async () => {
+    await awayFromMinuteEnd();
+    const { client } = await account(budgets);
+    await client.getMe();
+    const usage = await client.getUsage();
+    const headers = limitHeaders(usage.response);
+    const { account: accountWindows, client: clientWindows } = usage.data!.rateLimits;
+    const window = (w: { limit: number; remaining: number }) => [w.limit, w.remaining];
+    expect([accountWindows.burst, accountWindows.sustained, clientWindows.burst, clientWindows.sustained].map(window)).toEqual([
+      [10, 8],
+      [1000, 998],
+      [4, 2],
+      [1000, 998],
+    ]);
+    // Read a moment after the headers were set: a second may have passed in between.
+    expect(Math.abs(accountWindows.burst.resetSeconds - headers.reset!)).toBeLessThanOrEqual(1);
+    expect(Math.abs(clientWindows.burst.resetSeconds - headers['reset-client']!)).toBeLessThanOrEqual(1);
+    expect(Math.abs(accountWindows.sustained.resetSeconds - headers['reset-sustained']!)).toBeLessThanOrEqual(1);
+    expect(headers).toMatchObject({ remaining: 8, 'remaining-client': 2 });
+  });
+
   it('when one API token hammers its fence it gets the client message, and the account budget is left to the others', async () => {
     await awayFromMinuteEnd();
     const { client: web, tokens } = await account(budgets, ['runaway script']);
