@@ -1206,8 +1206,10 @@ export interface components {
         };
         /**
          * @description A window has no budget left (`RATE_LIMIT_EXCEEDED`): `Retry-After` and `retryAfterSeconds` say
-         *     when every exhausted window has budget again, `window` names the one that rejected. The client
-         *     windows' message says that this client is sending too many requests.
+         *     when every exhausted window has budget again, `window` names the one that rejected (when several
+         *     are exhausted, the one that frees last; the account's before the client's on a tie). The client
+         *     windows' message says that this client is sending too many requests. A rejected request spends
+         *     nothing.
          */
         TooManyRequests: {
             headers: {
