@@ -28,8 +28,10 @@ export interface FakeGithub extends HttpFake {
   setIssues: (token: string, issues: FakeIssueInput[]) => void;
   /** Every later request with this token gets GitHub's primary rate-limit answer (403, remaining 0). */
   exhaustRateLimit: (token: string, resetInSeconds: number) => void;
-  /** Requests to /issues with this token are accepted and never answered. */
-  hangIssues: (token: string) => void;
+  /** Requests to /issues with this token are accepted and never answered (until called with false). */
+  hangIssues: (token: string, hang?: boolean) => void;
+  /** Requests to /issues with this token are answered after this many milliseconds. */
+  delayIssues: (token: string, ms: number) => void;
 }
 
 interface Account {
@@ -37,6 +39,7 @@ interface Account {
   issues: FakeIssueInput[];
   rateLimitResetAt?: number;
   hang?: boolean;
+  delayMs?: number;
 }
 
 export async function startFakeGithub(): Promise<FakeGithub> {
@@ -61,15 +64,23 @@ export async function startFakeGithub(): Promise<FakeGithub> {
     if (url.pathname === '/user') return json(res, 200, userBody(account.user, origin), rateLimitHeaders(4999));
     if (url.pathname === '/issues') {
       if (account.hang) return;
+      if (account.delayMs) {
+        const answer = () => answerIssues(res, url, account);
+        return void setTimeout(answer, account.delayMs);
+      }
+      return answerIssues(res, url, account);
+    }
+    return json(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' });
+  });
+
+  function answerIssues(res: ServerResponse, url: URL, account: Account): void {
       const perPage = Math.min(100, Number(url.searchParams.get('per_page') ?? 30));
       const page = Math.max(1, Number(url.searchParams.get('page') ?? 1));
       const pages = Math.max(1, Math.ceil(account.issues.length / perPage));
       const slice = account.issues.slice((page - 1) * perPage, page * perPage);
       const link = linkHeader(origin, url, page, pages);
-      return json(res, 200, slice.map((issue) => issueBody(issue, origin, account.user)), { ...rateLimitHeaders(4998), ...(link ? { link } : {}) });
-    }
-    return json(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' });
-  });
+    json(res, 200, slice.map((issue) => issueBody(issue, origin, account.user)), { ...rateLimitHeaders(4998), ...(link ? { link } : {}) });
+  }
   origin = fake.origin;
   return {
     ...fake,
@@ -83,9 +94,13 @@ export async function startFakeGithub(): Promise<FakeGithub> {
       const account = accounts.get(token);
       if (account) account.rateLimitResetAt = Math.floor(Date.now() / 1000) + resetInSeconds;
     },
-    hangIssues: (token) => {
+    hangIssues: (token, hang = true) => {
       const account = accounts.get(token);
-      if (account) account.hang = true;
+      if (account) account.hang = hang;
+    },
+    delayIssues: (token, ms) => {
+      const account = accounts.get(token);
+      if (account) account.delayMs = ms;
     },
   };
 }

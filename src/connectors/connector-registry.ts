@@ -60,7 +60,7 @@ export function toConnectError(err: unknown): unknown {
     case 'refused':
       return errors.connectorAuthFailed(err.message);
     case 'blocked-address':
-      return errors.validation([{ path: `/body/${err.field ?? 'url'}`, message: err.message }], `The address is not allowed: ${err.message}`);
+      return errors.validation([{ path: `/body/${err.field ?? 'url'}`, message: err.message }], err.message);
     default:
       return errors.connectorUnavailable(err.message);
   }
