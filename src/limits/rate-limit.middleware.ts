@@ -1,10 +1,9 @@
 import type { RequestHandler, Response } from 'express';
 import { AppError } from '../platform/errors.js';
-import type { WindowName } from './budgets.js';
+import type { Plan, WindowName } from './budgets.js';
 import { clientIpOf } from './client-ip.js';
 import type { BudgetState, Decision, Limiter } from './limiter.js';
 import type { RequestFacts } from './request-plan.js';
-import type { Plan } from './budgets.js';
 
 export const LIMIT_EXCEEDED_MESSAGE = 'Rate limit exceeded. Slow down and retry later.';
 export const CLIENT_LIMIT_EXCEEDED_MESSAGE = 'This client is sending too many requests. Slow down and retry later.';
