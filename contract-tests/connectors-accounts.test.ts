@@ -132,6 +132,11 @@ describe('connecting an account', () => {
     feeds.setFeed('/down.ics', [], { status: 503 });
     const down = await client.connectAccount('ical', { url: feeds.url('/down.ics') });
     expect(down.error!.body).toMatchObject({ statusCode: 502, code: 'CONNECTOR_UNAVAILABLE' });
+    const limitedToken = newToken();
+    github.addAccount(limitedToken, { id: 777, login: 'limited' });
+    github.exhaustRateLimit(limitedToken, 600);
+    const limited = await client.connectAccount('github', { token: limitedToken, baseUrl: github.baseUrl });
+    expect(limited.error!.body).toMatchObject({ statusCode: 502, code: 'CONNECTOR_UNAVAILABLE', message: expect.stringMatching(/rate limit .* retry after/) });
     const closed = await client.connectAccount('github', { token: 'ghp_x', baseUrl: 'http://127.0.0.1:1' });
     expect(closed.error!.body).toMatchObject({ statusCode: 502, code: 'CONNECTOR_UNAVAILABLE', message: expect.stringContaining('could not be reached') });
   });

@@ -55,6 +55,14 @@ describe('the safe outgoing fetch', () => {
     expect(err.message).toContain('127.0.0.1 is a loopback address');
   });
 
+  it('refuses loopback written in the other forms URLs accept (decimal, hex, IPv4-mapped IPv6)', async () => {
+    const port = new URL(echo).port;
+    const safe = fetcher({ allowPrivateNetworks: false });
+    for (const host of ['2130706433', '0x7f000001', '127.1', '[::ffff:127.0.0.1]']) {
+      expect((await failure(safe.get(`http://${host}:${port}/`))).failure).toBe('blocked-address');
+    }
+  });
+
   it('refuses a host name that resolves to a loopback address', async () => {
     const port = new URL(echo).port;
     const err = await failure(fetcher({ allowPrivateNetworks: false }).get(`http://localhost:${port}/feed.ics`));
