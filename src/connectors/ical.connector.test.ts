@@ -110,5 +110,7 @@ describe('the ical connector', () => {
     expect(identity).not.toContain('s3cret');
     expect(feedIdentity(normaliseFeedUrl('https://calendar.example.com/Tasks.ics?token=other'), tools.digest)).not.toBe(identity);
     expect(() => normaliseFeedUrl('file:///etc/passwd')).toThrow(AppError);
+    const longest = normaliseFeedUrl(`https://calendar.example.com/${'p'.repeat(2010)}?a=1`);
+    expect(feedIdentity(longest, tools.digest)).toMatch(/^https:\/\/calendar\.example\.com\/#feed-[0-9a-f]{32}$/);
   });
 });

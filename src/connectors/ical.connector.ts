@@ -24,6 +24,7 @@ export const icalConnector: ConnectorDefinition = {
 const PAGE_SIZE = 500;
 // tasks.external_id holds 1024 characters; longer UIDs (rare) are replaced by their digest.
 const EXTERNAL_ID_MAX = 1024;
+const IDENTITY_MAX = 2048;
 
 interface IcalCredentials {
   url: string;
@@ -58,9 +59,10 @@ export function normaliseFeedUrl(text: string): URL {
  */
 export function feedIdentity(url: URL, digest: ConnectorTools['digest']): string {
   const base = `${url.protocol}//${url.host}${url.pathname}`;
-  if (!url.username && !url.password && !url.search) return base;
-  const access = digest('ical-feed-access', `${url.username}\n${url.search}`).slice(0, 16);
-  return `${base}#access-${access}`;
+  const access = url.username || url.password || url.search ? `#access-${digest('ical-feed-access', `${url.username}\n${url.search}`).slice(0, 16)}` : '';
+  const identity = `${base}${access}`;
+  // connector_accounts.external_id holds 2048 characters: a longer address is named by its digest.
+  return identity.length <= IDENTITY_MAX ? identity : `${url.protocol}//${url.host}/#feed-${digest('ical-feed', url.href).slice(0, 32)}`;
 }
 
 function openFeed(credentials: IcalCredentials, tools: ConnectorTools): Connection {
@@ -72,7 +74,7 @@ function openFeed(credentials: IcalCredentials, tools: ConnectorTools): Connecti
     async identify(signal) {
       const calendar = await load(signal);
       const name = calendar.getFirstPropertyValue('x-wr-calname');
-      const displayName = typeof name === 'string' && name.trim() ? name.trim().slice(0, 200) : `${url.host}${url.pathname}`;
+      const displayName = (typeof name === 'string' && name.trim() ? name.trim() : `${url.host}${url.pathname}`).slice(0, 200);
       return { externalId: feedIdentity(url, tools.digest), displayName };
     },
     async *items(signal) {
