@@ -16,6 +16,14 @@ export interface RedisConnectionOptions {
   onConnect?: (client: RedisClient) => Promise<unknown>;
 }
 
+interface Deadline {
+  readonly at: number;
+  readonly fail: (err: Error) => void;
+}
+
+/** How often overdue calls are failed: the timeout is exact to within this. */
+const WATCHDOG_INTERVAL_MS = 25;
+
 export class RedisTimeoutError extends Error {
   constructor(ms: number) {
     super(`Redis did not answer within ${ms} ms`);
@@ -38,6 +46,8 @@ export class RedisConnection {
   private closed = false;
   private readonly commandTimeoutMs: number;
   private readonly probeAfterMs: number;
+  private readonly deadlines = new Set<Deadline>();
+  private readonly watchdog: NodeJS.Timeout;
   private markFirstPrepared!: () => void;
   private readonly firstPrepared = new Promise<void>((resolve) => {
     this.markFirstPrepared = resolve;
@@ -53,6 +63,7 @@ export class RedisConnection {
       commandOptions: { timeout: this.commandTimeoutMs },
       socket: { connectTimeout: 1000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2000) },
     });
+    this.watchdog = setInterval(() => this.failOverdue(), WATCHDOG_INTERVAL_MS).unref();
     this.client.on('error', (err: unknown) => this.noteFailure(err));
     this.client.on('ready', () => void this.prepare());
   }
@@ -81,39 +92,47 @@ export class RedisConnection {
    * while Redis is down (then one caller at a time probes it, after `probeAfterMs`). Rejects when
    * the call fails or times out; the failure is recorded.
    */
-  async run<T>(call: (client: RedisClient) => Promise<T>): Promise<T | undefined> {
-    if (!this.mayTry()) return undefined;
-    try {
-      const result = await this.withinTimeout(call(this.client));
-      this.noteSuccess();
-      return result;
-    } catch (err) {
-      this.noteFailure(err);
-      throw err;
-    } finally {
-      this.probing = false;
-    }
+  run<T>(call: (client: RedisClient) => Promise<T>): Promise<T | undefined> {
+    const attempt = this.mayTry();
+    if (attempt === 'no') return Promise.resolve(undefined);
+    const settled = () => {
+      if (attempt === 'probe') this.probing = false;
+    };
+    return this.withinTimeout(call).then(
+      (result) => {
+        settled();
+        this.noteSuccess();
+        return result;
+      },
+      (err: unknown) => {
+        settled();
+        this.noteFailure(err);
+        throw err;
+      },
+    );
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.watchdog);
     // destroy, not quit: quit would wait for a Redis that may be gone.
     if (this.client.isOpen) this.client.destroy();
   }
 
-  private mayTry(): boolean {
-    if (!this.prepared || !this.client.isReady) return false;
-    if (this.failedAt === undefined) return true;
-    if (this.probing || Date.now() - this.failedAt < this.probeAfterMs) return false;
+  private mayTry(): 'yes' | 'probe' | 'no' {
+    if (!this.prepared || !this.client.isReady) return 'no';
+    if (this.failedAt === undefined) return 'yes';
+    if (this.probing || Date.now() - this.failedAt < this.probeAfterMs) return 'no';
     this.probing = true;
-    return true;
+    return 'probe';
   }
 
   /** On every (re)connection; a failed preparation is a failed command: Redis is probed again later. */
   private async prepare(): Promise<void> {
     this.prepared = false;
     try {
-      await this.withinTimeout(this.options.onConnect?.(this.client) ?? Promise.resolve());
+      const onConnect = this.options.onConnect;
+      if (onConnect) await this.withinTimeout(onConnect);
       this.noteSuccess();
     } catch (err) {
       this.noteFailure(err);
@@ -123,16 +142,35 @@ export class RedisConnection {
     }
   }
 
-  /** The client's own timeout stops at the socket write: this one bounds the wait for the answer. */
-  private async withinTimeout<T>(pending: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new RedisTimeoutError(this.commandTimeoutMs)), this.commandTimeoutMs);
+  /**
+   * The client's own timeout stops at the socket write: this one bounds the wait for the answer.
+   * One watchdog timer for all calls is cheaper on the hot path than a timer per call.
+   */
+  private withinTimeout<T>(call: (client: RedisClient) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const deadline: Deadline = { at: Date.now() + this.commandTimeoutMs, fail: reject };
+      this.deadlines.add(deadline);
+      const answered = (settle: () => void) => {
+        if (this.deadlines.delete(deadline)) settle();
+      };
+      try {
+        call(this.client).then(
+          (result) => answered(() => resolve(result)),
+          (err: unknown) => answered(() => reject(err)),
+        );
+      } catch (err) {
+        answered(() => reject(err));
+      }
     });
-    try {
-      return await Promise.race([pending, timeout]);
-    } finally {
-      clearTimeout(timer);
+  }
+
+  private failOverdue(): void {
+    if (this.deadlines.size === 0) return;
+    const now = Date.now();
+    for (const deadline of this.deadlines) {
+      if (deadline.at > now) continue;
+      this.deadlines.delete(deadline);
+      deadline.fail(new RedisTimeoutError(this.commandTimeoutMs));
     }
   }
 
