@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
-import { isoFromEpochMs, isoFromEpochMsOrNull } from './iso-time.js';
+import { toIso, toIsoOrNull } from '../platform/time.js';
 
 export type Task = components['schemas']['Task'];
 export type TaskStatus = components['schemas']['TaskStatus'];
@@ -120,11 +120,11 @@ export function toTask(row: TaskRow): Task {
     notes: row.notes,
     status: row.status,
     priority: Number(row.priority),
-    dueAt: isoFromEpochMsOrNull(row.due_at),
+    dueAt: toIsoOrNull(row.due_at),
     labels: JSON.parse(row.labels) as string[],
-    completedAt: isoFromEpochMsOrNull(row.completed_at),
-    createdAt: isoFromEpochMs(Number(row.created_at)),
-    updatedAt: isoFromEpochMs(Number(row.updated_at)),
+    completedAt: toIsoOrNull(row.completed_at),
+    createdAt: toIso(Number(row.created_at)),
+    updatedAt: toIso(Number(row.updated_at)),
     source:
       row.connector_account_id !== null && row.connector_type !== null && row.external_id !== null
         ? { connectorAccountId: row.connector_account_id, connectorType: row.connector_type, externalId: row.external_id, url: row.external_url }

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { isoFromEpochMs, isoFromEpochMsOrNull } from './iso-time.js';
+import { toIso, toIsoOrNull } from './time.js';
 
-describe('isoFromEpochMs', () => {
+describe('toIso', () => {
   it('renders exactly what Date#toISOString renders, across days, years and the epoch', () => {
     const samples = [0, -1, 1, 999, 86_399_999, 86_400_000, 951_782_400_000, 1_700_000_000_123, 4_102_444_799_999, 253_402_300_800_000, -62_198_755_200_000];
     for (let i = 0; i < 20_000; i++) samples.push(Math.floor(1_600_000_000_000 + i * 7_919_357.3));
-    for (const epochMs of samples) expect(isoFromEpochMs(epochMs)).toBe(new Date(epochMs).toISOString());
+    for (const epochMs of samples) expect(toIso(epochMs)).toBe(new Date(epochMs).toISOString());
   });
 
   it('keeps null as null', () => {
-    expect(isoFromEpochMsOrNull(null)).toBeNull();
-    expect(isoFromEpochMsOrNull(0)).toBe('1970-01-01T00:00:00.000Z');
+    expect(toIsoOrNull(null)).toBeNull();
+    expect(toIsoOrNull(undefined)).toBeNull();
+    expect(toIsoOrNull(0)).toBe('1970-01-01T00:00:00.000Z');
   });
 });
