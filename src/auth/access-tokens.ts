@@ -33,6 +33,8 @@ export interface AccessTokens {
   readonly strategy: passportJwt.Strategy;
   /** True when the token is ours and valid in every way but its `exp`: the caller should refresh. */
   isGenuineButExpired: (token: string) => boolean;
+  /** The caller a genuine access token describes, expired or not (to revoke its session); undefined for anything else. */
+  readIgnoringExpiry: (token: string) => Caller | undefined;
 }
 
 export function createAccessTokens(settings: AccessTokenSettings): AccessTokens {
@@ -96,6 +98,13 @@ export function createAccessTokens(settings: AccessTokenSettings): AccessTokens 
         return callerFromJwt(decoded) !== undefined && exp !== undefined && exp * 1000 <= Date.now();
       } catch {
         return false;
+      }
+    },
+    readIgnoringExpiry: (token) => {
+      try {
+        return callerFromJwt(jwt.verify(token, secret, relaxed));
+      } catch {
+        return undefined;
       }
     },
   };

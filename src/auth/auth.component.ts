@@ -1,18 +1,18 @@
 import { Router, type RequestHandler } from 'express';
 import type { CoreDeps } from '../deps.js';
-import { createAccessTokens } from './access-tokens.js';
+import { createAccessTokens, type AccessTokens } from './access-tokens.js';
 import { createAccountsRepository } from './accounts.repository.js';
 import { createApiTokensRepository } from './api-tokens.repository.js';
 import { createApiTokensRouter } from './api-tokens.routes.js';
 import { createApiTokens } from './api-tokens.service.js';
 import { createAuthRouter } from './auth.routes.js';
-import { createAuthService } from './auth.service.js';
+import { createAuthService, type AuthService } from './auth.service.js';
 import { createIdentifyCaller } from './identify-caller.js';
 import { resolveJwtSecret } from './jwt-secret.js';
 import { createLoginLockout } from './login-lockout.js';
 import { createPasswords } from './passwords.js';
 import { createRefreshTokensRepository } from './refresh-tokens.repository.js';
-import { createTokenPairs } from './token-pairs.js';
+import { createTokenPairs, type TokenPairs } from './token-pairs.js';
 
 export interface AuthComponent {
   /** Sets req.caller, or req.authFailure for a bad or expired token; never answers by itself. */
@@ -21,6 +21,10 @@ export interface AuthComponent {
   router: Router;
   /** The account a refresh token belongs to (any state), so the refresh budget can key on it. */
   refreshTokenAccount: (refreshToken: string) => Promise<string | undefined>;
+  /** For the OAuth server: sign-in through the lockout, token pairs for its clients, reading access tokens. */
+  verifyCredentials: AuthService['verifyCredentials'];
+  tokenPairs: TokenPairs;
+  accessTokens: AccessTokens;
 }
 
 export function createAuthComponent({ config, db, logger }: CoreDeps): AuthComponent {
@@ -53,5 +57,8 @@ export function createAuthComponent({ config, db, logger }: CoreDeps): AuthCompo
     identifyCaller: createIdentifyCaller(accessTokens, apiTokens),
     router,
     refreshTokenAccount: tokenPairs.accountOf,
+    verifyCredentials: service.verifyCredentials,
+    tokenPairs,
+    accessTokens,
   };
 }

@@ -13,6 +13,11 @@ type Schemas = components['schemas'];
 export interface AuthService {
   register: (request: Schemas['RegisterRequest']) => Promise<TokenPair>;
   login: (request: Schemas['LoginRequest']) => Promise<TokenPair>;
+  /**
+   * The account id for a right email and password, through the lockout (429 ACCOUNT_LOCKED, 401
+   * INVALID_CREDENTIALS): every sign-in door (the OAuth consent page too) checks passwords this way.
+   */
+  verifyCredentials: (email: string, password: string) => Promise<string>;
   refresh: (refreshToken: string) => Promise<TokenPair>;
   logout: (refreshToken: string) => Promise<void>;
   getAccount: (accountId: string) => Promise<Schemas['Account']>;
@@ -40,6 +45,17 @@ export function createAuthService(deps: {
   const { accounts, passwords, lockout, tokenPairs } = deps;
   const webSession = (accountId: string) => tokenPairs.issue({ accountId, clientId: WEB_CLIENT_ID, scopes: ALL_SCOPES });
 
+  const verifyCredentials = async (email: string, password: string): Promise<string> => {
+    const normalised = normaliseEmail(email);
+    const attempt = await lockout.reserveAttempt(normalised);
+    if (!attempt.allowed) throw accountLocked(attempt.retryAfterSeconds);
+    const account = await accounts.findByEmail(normalised);
+    const verified = await passwords.verify(account?.password_hash, password);
+    if (!account || !verified) throw errors.invalidCredentials();
+    await lockout.recordSuccess(normalised);
+    return account.id;
+  };
+
   return {
     register: async ({ email, password, name }) => {
       const passwordHash = await passwords.hash(password);
@@ -48,16 +64,9 @@ export function createAuthService(deps: {
       return webSession(account.id);
     },
 
-    login: async ({ email, password }) => {
-      const normalised = normaliseEmail(email);
-      const attempt = await lockout.reserveAttempt(normalised);
-      if (!attempt.allowed) throw accountLocked(attempt.retryAfterSeconds);
-      const account = await accounts.findByEmail(normalised);
-      const verified = await passwords.verify(account?.password_hash, password);
-      if (!account || !verified) throw errors.invalidCredentials();
-      await lockout.recordSuccess(normalised);
-      return webSession(account.id);
-    },
+    login: async ({ email, password }) => webSession(await verifyCredentials(email, password)),
+
+    verifyCredentials,
 
     refresh: (refreshToken) => tokenPairs.rotate(refreshToken, WEB_CLIENT_ID),
 

@@ -25,6 +25,8 @@ export interface RefreshTokensRepository {
   revokeFamily: (familyId: string, now: number) => Promise<void>;
   /** Revokes the whole family the token belongs to; nothing when the token is unknown. */
   revokeFamilyOfToken: (tokenHash: string, now: number) => Promise<void>;
+  /** Revokes every family an account holds with one client (an app's authorisation withdrawn). */
+  revokeAccountClient: (accountId: string, clientId: string, now: number) => Promise<void>;
 }
 
 const COLUMNS: (keyof RefreshTokenRow)[] = [
@@ -65,6 +67,9 @@ export function createRefreshTokensRepository(db: Db): RefreshTokensRepository {
         .update({ revoked_at: now })
         .whereIn('family_id', db(table).select('family_id').where({ token_hash: tokenHash }))
         .whereNull('revoked_at');
+    },
+    revokeAccountClient: async (accountId, clientId, now) => {
+      await db(table).update({ revoked_at: now }).where({ account_id: accountId, client_id: clientId }).whereNull('revoked_at');
     },
   };
 }

@@ -15,19 +15,36 @@ export interface SessionSubject {
   scopes: readonly Scope[];
 }
 
+/** A refresh-token family as its tokens describe it, in any state. */
+export interface Session extends SessionSubject {
+  familyId: string;
+}
+
 /**
  * Access token + refresh token, for any client (`web` here; OAuth apps may reuse it). Refresh tokens
  * are opaque, stored hashed, rotate on every use, and a rotated one presented again revokes its family.
  */
 export interface TokenPairs {
-  /** Signs in: a new refresh-token family (the session) and its first pair. */
-  issue: (subject: SessionSubject) => Promise<TokenPair>;
-  /** Exchanges a live refresh token of `clientId` for a new pair in the same family. */
-  rotate: (refreshToken: string, clientId: string) => Promise<TokenPair>;
+  /**
+   * Signs in: a new refresh-token family (the session) and its first pair. `familyId` lets the caller
+   * name the family beforehand (an OAuth code knows the family it will issue, to revoke it on replay).
+   */
+  issue: (subject: SessionSubject, options?: { familyId?: string }) => Promise<TokenPair>;
+  /**
+   * Exchanges a live refresh token of `clientId` for a new pair in the same family. With `accessScopes`
+   * the access token carries only those of the family's scopes (OAuth narrowing, RFC 6749 §6); the
+   * refresh token keeps the family's scopes.
+   */
+  rotate: (refreshToken: string, clientId: string, accessScopes?: readonly Scope[]) => Promise<TokenPair>;
   /** Signs out: revokes the token's whole family (nothing for an unknown token). */
   revokeSession: (refreshToken: string) => Promise<void>;
+  revokeFamily: (familyId: string) => Promise<void>;
+  /** Revokes every session the account holds with that client. */
+  revokeClientSessions: (accountId: string, clientId: string) => Promise<void>;
   /** The account of a known refresh token in any state (live, rotated, revoked or expired). */
   accountOf: (refreshToken: string) => Promise<string | undefined>;
+  /** The session of a known refresh token in any state; its subject never changes over rotations. */
+  sessionOf: (refreshToken: string) => Promise<Session | undefined>;
 }
 
 export function createTokenPairs(deps: {
@@ -55,8 +72,8 @@ export function createTokenPairs(deps: {
     return { token, row };
   };
 
-  const pair = (subject: SessionSubject, familyId: string, refreshToken: string): TokenPair => ({
-    accessToken: accessTokens.sign({ ...subject, sessionId: familyId }),
+  const pair = (subject: SessionSubject, familyId: string, refreshToken: string, accessScopes = subject.scopes): TokenPair => ({
+    accessToken: accessTokens.sign({ ...subject, scopes: accessScopes, sessionId: familyId }),
     refreshToken,
     tokenType: 'Bearer',
     expiresIn: accessTokens.lifetimeSeconds,
@@ -64,14 +81,14 @@ export function createTokenPairs(deps: {
   });
 
   return {
-    issue: async (subject) => {
-      const familyId = randomUUID();
+    issue: async (subject, options = {}) => {
+      const familyId = options.familyId ?? randomUUID();
       const { token, row } = newRefreshToken(subject, familyId, Date.now());
       await repository.insert(row);
       return pair(subject, familyId, token);
     },
 
-    rotate: async (refreshToken, clientId) => {
+    rotate: async (refreshToken, clientId, accessScopes) => {
       const now = Date.now();
       const tokenHash = sha256Hex(refreshToken);
       // Claim and successor in one transaction: a reuse detected right after sees (and revokes) the successor.
@@ -81,7 +98,8 @@ export function createTokenPairs(deps: {
         const subject = { accountId: claimed.account_id, clientId: claimed.client_id, scopes: parseScopes(claimed.scope) };
         const next = newRefreshToken(subject, claimed.family_id, now);
         await repository.insert(next.row, trx);
-        return pair(subject, claimed.family_id, next.token);
+        const narrowed = accessScopes && subject.scopes.filter((scope) => accessScopes.includes(scope));
+        return pair(subject, claimed.family_id, next.token, narrowed);
       });
       if (rotated) return rotated;
 
@@ -95,6 +113,16 @@ export function createTokenPairs(deps: {
 
     revokeSession: (refreshToken) => repository.revokeFamilyOfToken(sha256Hex(refreshToken), Date.now()),
 
+    revokeFamily: (familyId) => repository.revokeFamily(familyId, Date.now()),
+
+    revokeClientSessions: (accountId, clientId) => repository.revokeAccountClient(accountId, clientId, Date.now()),
+
     accountOf: async (refreshToken) => (await repository.findByHash(sha256Hex(refreshToken)))?.account_id,
+
+    sessionOf: async (refreshToken) => {
+      const row = await repository.findByHash(sha256Hex(refreshToken));
+      if (!row) return undefined;
+      return { familyId: row.family_id, accountId: row.account_id, clientId: row.client_id, scopes: parseScopes(row.scope) };
+    },
   };
 }
