@@ -15,7 +15,7 @@ export const CLIENT_LIMIT_EXCEEDED_MESSAGE = 'This client is sending too many re
 export function createRateLimitMiddleware(limiter: Limiter, planFor: (facts: RequestFacts) => Promise<Plan>): RequestHandler {
   return async (req, res, next) => {
     try {
-      const plan = await planFor({ method: req.method, path: req.path, clientIp: clientIpOf(req), caller: req.caller, body: req.body });
+      const plan = await planFor({ method: req.method, path: req.path, clientIp: () => clientIpOf(req), caller: req.caller, body: req.body });
       const decision = await limiter.spend(plan);
       setRateLimitHeaders(res, decision);
       next(decision.allowed ? undefined : rateLimitExceeded(decision.rejectedBy, decision.retryAfterSeconds));

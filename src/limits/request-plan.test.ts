@@ -25,7 +25,7 @@ function planner(lookup = async (token: string) => knownTokens.get(token)) {
 const facts = (method: string, path: string, extra: Partial<RequestFacts> = {}): RequestFacts => ({
   method,
   path,
-  clientIp: '203.0.113.9',
+  clientIp: () => '203.0.113.9',
   ...extra,
 });
 

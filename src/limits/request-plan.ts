@@ -5,7 +5,8 @@ import type { Budgets, Plan } from './budgets.js';
 export interface RequestFacts {
   readonly method: string;
   readonly path: string;
-  readonly clientIp: string;
+  /** Computed only for the budgets keyed by IP: authenticated requests never need it. */
+  readonly clientIp: () => string;
   readonly caller?: Caller;
   /** The parsed JSON body, when there is one (for the refresh token of POST /auth/refresh). */
   readonly body?: unknown;
@@ -46,15 +47,15 @@ export function createPlanner(budgets: Budgets, refreshTokenAccount: RefreshToke
     const route = `${facts.method} ${canonicalPath(facts.path)}`;
     const strictEndpoint = STRICT_ENDPOINTS.get(route);
     if (strictEndpoint !== undefined) {
-      return { governing: { budget: budgets.strict, subject: `${strictEndpoint}:${facts.clientIp}` } };
+      return { governing: { budget: budgets.strict, subject: `${strictEndpoint}:${facts.clientIp()}` } };
     }
     if (route === REFRESH_ENDPOINT) {
       const accountId = await accountOfRefreshToken(facts.body);
-      const subject = accountId === undefined ? `ip:${facts.clientIp}` : `account:${accountId}`;
+      const subject = accountId === undefined ? `ip:${facts.clientIp()}` : `account:${accountId}`;
       return { governing: { budget: budgets.refresh, subject } };
     }
     if (facts.caller) return authenticatedPlan(budgets, facts.caller);
-    return { governing: { budget: budgets.anonymous, subject: facts.clientIp } };
+    return { governing: { budget: budgets.anonymous, subject: facts.clientIp() } };
   };
 }
 
