@@ -423,7 +423,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** OAuth 2.0 authorisation server metadata (RFC 8414) */
+        /**
+         * OAuth 2.0 authorisation server metadata (RFC 8414)
+         * @description The issuer is `PUBLIC_URL` when set, else the address the request came to; every endpoint is
+         *     under it. Only the `authorization_code` (PKCE with `S256`) and `refresh_token` grants, public
+         *     clients only (`token_endpoint_auth_methods_supported: [none]`).
+         */
         get: operations["getAuthorizationServerMetadata"];
         put?: never;
         post?: never;
@@ -440,7 +445,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** OAuth 2.0 protected resource metadata (RFC 9728), for MCP clients */
+        /**
+         * OAuth 2.0 protected resource metadata (RFC 9728), for MCP clients
+         * @description Named by the `resource_metadata` parameter of every 401's `WWW-Authenticate` header: the resource
+         *     is this API (its base URL) and its authorisation server is the issuer of
+         *     `/.well-known/oauth-authorization-server`. Bearer tokens go in the `Authorization` header only.
+         */
         get: operations["getProtectedResourceMetadata"];
         put?: never;
         post?: never;
@@ -461,8 +471,21 @@ export interface paths {
         put?: never;
         /**
          * Dynamic client registration (RFC 7591)
-         * @description Public clients only (`token_endpoint_auth_method: none`). Redirect URIs must be https, loopback
-         *     http on any port (RFC 8252) or a private-use scheme.
+         * @description Public clients only: `token_endpoint_auth_method` must be `none` (or absent); no secret is issued.
+         *     `grant_types` may list `authorization_code` and `refresh_token` only, `response_types` `code` only;
+         *     anything else is 400 `invalid_client_metadata`, as is an unknown scope in `scope`.
+         *
+         *     Redirect URIs (RFC 8252): `https` with a host; `http` on a loopback host (`127.0.0.1`, `[::1]`,
+         *     `localhost`), where the port in authorisation requests may differ from the registered one; or a
+         *     private-use scheme in reverse-domain form (`com.example.app:/callback`). None may carry a
+         *     fragment or user information. Anything else is 400 `invalid_redirect_uri`.
+         *
+         *     `scope`, when registered, bounds what the client may ask for and is what it gets when an
+         *     authorisation request names no scope; without it, all four scopes. A body that is not an object
+         *     of the documented field types gets 400 `VALIDATION_FAILED` in the common error body.
+         *
+         *     The CLI (`taskctl`) is built in: `client_id=taskctl`, redirect URIs `http://127.0.0.1/callback`
+         *     and `http://[::1]/callback` (any port), all four scopes.
          */
         post: operations["registerOAuthClient"];
         delete?: never;
@@ -480,12 +503,42 @@ export interface paths {
         };
         /**
          * Authorisation endpoint (sign-in and consent page)
-         * @description Renders a CSRF-protected sign-in and consent page. PKCE with `S256` is required (`plain` is
-         *     refused). The lockout and the strict login budget apply to its sign-in.
+         * @description Renders a server-side sign-in and consent page (HTML, for a browser). Its form posts to
+         *     `POST /oauth/authorize`, carrying a CSRF token bound to these parameters and to a cookie set
+         *     here (`oauth_csrf`, HttpOnly, SameSite=Strict, 10 minutes).
+         *
+         *     The parameters are checked here rather than by the schema, in this order (RFC 6749 §4.1.2.1):
+         *     - an unknown `client_id`, or a `redirect_uri` that is missing or not registered for it (exact
+         *       match; for loopback URIs any port, RFC 8252 §7.3), answers 400 with an HTML error page and
+         *       never redirects;
+         *     - every other problem redirects (302) to the `redirect_uri` with `error` (`invalid_request`,
+         *       `unsupported_response_type`, `invalid_scope`), `error_description`, `state` and `iss`:
+         *       `response_type` must be `code`; `code_challenge` (43 to 128 characters of `[A-Za-z0-9-._~]`)
+         *       and `code_challenge_method=S256` are required (`plain` is refused); `state`, when given, must be
+         *       printable ASCII.
+         *
+         *     `scope` is a space-separated subset of `tasks:read tasks:write connectors:read connectors:write`
+         *     within what the client registered; unknown names are `invalid_scope`. Without `scope`, the
+         *     client's registered scope (all four for clients that registered none). Other parameters (such as
+         *     RFC 8707 `resource`) are ignored. Pages are sent with `Content-Security-Policy`,
+         *     `X-Frame-Options: DENY`, `Referrer-Policy: no-referrer` and `Cache-Control: no-store`.
          */
         get: operations["authorize"];
         put?: never;
-        post?: never;
+        /**
+         * The consent page's form (sign-in and decision)
+         * @description Sent by the page of `GET /oauth/authorize`: its parameters (hidden fields), `csrf_token` and the
+         *     `oauth_csrf` cookie, then `email`, `password` and `decision`. A missing, stale (over 10 minutes)
+         *     or mismatched CSRF token, or one bound to other parameters, answers 400 with an HTML error page.
+         *     The parameters are checked again as in `GET /oauth/authorize`.
+         *
+         *     `decision=deny` redirects with `error=access_denied` without signing in. `decision=allow` signs in
+         *     through the same lockout as `POST /auth/login` and spends the same strict sign-in budget (by
+         *     client IP): a wrong email or password shows the page again (200: a form, not HTTP
+         *     authentication), a locked email shows it with the time to wait (429, `Retry-After`). Signed in, it redirects (303) with a one-time `code`
+         *     (valid 60 s), `state` and `iss`, and records the app among the account's authorisations.
+         */
+        post: operations["submitAuthorization"];
         delete?: never;
         options?: never;
         head?: never;
@@ -503,9 +556,22 @@ export interface paths {
         put?: never;
         /**
          * Token endpoint (RFC 6749)
-         * @description `authorization_code` (with `code_verifier`) and `refresh_token` grants only. Codes live 60 s and
-         *     work once; a replayed code revokes what it issued. Refresh tokens rotate with reuse detection.
-         *     Spends the strict sign-in budget of this endpoint (by client IP).
+         * @description `authorization_code` and `refresh_token` grants only (anything else: `unsupported_grant_type`).
+         *     Public clients: send `client_id`, never a secret (a client that authenticates otherwise gets 401
+         *     `invalid_client`).
+         *
+         *     `authorization_code`: `code`, `redirect_uri` (the one of the authorisation request), `client_id`
+         *     and `code_verifier` (PKCE `S256`, required) are required. A code lives 60 s and works once; a
+         *     failed exchange (wrong verifier, wrong redirect URI) uses it up too, and presenting a used code
+         *     again revokes every token it issued.
+         *
+         *     `refresh_token`: `refresh_token` and `client_id`; `scope` may narrow the new access token to part
+         *     of the grant (the refresh token keeps the grant). Every use rotates the refresh token; presenting
+         *     a rotated one again revokes its whole family.
+         *
+         *     The parameters are checked here, not by the schema: errors are RFC 6749 §5.2 bodies (`error`,
+         *     `error_description`), 400 except `invalid_client` (401). Spends the strict sign-in budget of this
+         *     endpoint (by client IP); its 429s use the common error body.
          */
         post: operations["issueOAuthToken"];
         delete?: never;
@@ -523,7 +589,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Token revocation (RFC 7009) */
+        /**
+         * Token revocation (RFC 7009)
+         * @description A refresh token revokes its whole family; an access token revokes the family it was issued with
+         *     (the access token itself stays valid until its `exp`, at most `JWT_ACCESS_EXPIRES` seconds).
+         *     When `client_id` is given, only tokens issued to that client are revoked. Unknown, expired or
+         *     already revoked tokens answer 200 as well (RFC 7009 §2.2); a missing `token` is 400
+         *     `invalid_request`.
+         */
         post: operations["revokeOAuthToken"];
         delete?: never;
         options?: never;
@@ -538,7 +611,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The apps this account has authorised */
+        /**
+         * The apps this account has authorised
+         * @description Each app (client) the account consented to, with every scope it was granted and the time of the
+         *     latest consent, newest first. Web sessions and API tokens see every app; an OAuth app's token
+         *     sees only its own entry.
+         */
         get: operations["listAuthorizations"];
         put?: never;
         post?: never;
@@ -561,7 +639,13 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke every token of an app */
+        /**
+         * Revoke every token of an app
+         * @description Withdraws the account's authorisation of the app: every refresh-token family the app holds for
+         *     this account is revoked and its unused codes stop working; access tokens already issued expire
+         *     within `JWT_ACCESS_EXPIRES` seconds. 404 when the account has not authorised that app (an OAuth
+         *     app's token may only withdraw its own authorisation).
+         */
         delete: operations["revokeAuthorization"];
         options?: never;
         head?: never;
@@ -953,21 +1037,33 @@ export interface components {
             response_types_supported: string[];
             grant_types_supported?: string[];
             token_endpoint_auth_methods_supported?: string[];
+            revocation_endpoint_auth_methods_supported?: string[];
             code_challenge_methods_supported?: string[];
+            /** @description RFC 9207: redirects carry `iss`. */
+            authorization_response_iss_parameter_supported?: boolean;
+            service_documentation?: string;
         };
         ProtectedResourceMetadata: {
             resource: string;
             authorization_servers: string[];
             scopes_supported?: string[];
             bearer_methods_supported?: string[];
+            resource_name?: string;
+            resource_documentation?: string;
         };
+        /** @description RFC 7591 client metadata; values are checked by the server (see the operation) so refusals are RFC 7591 errors. */
         OAuthClientRegistrationRequest: {
+            /** @description At most 200 characters. */
             client_name?: string;
-            redirect_uris: string[];
-            /** @enum {string} */
-            token_endpoint_auth_method?: "none";
-            grant_types?: ("authorization_code" | "refresh_token")[];
-            response_types?: "code"[];
+            /** @description 1 to 10 URIs of at most 2048 characters (required). */
+            redirect_uris?: string[];
+            /** @description `none` only. */
+            token_endpoint_auth_method?: string;
+            /** @description `authorization_code` and `refresh_token` only (the default). */
+            grant_types?: string[];
+            /** @description `code` only (the default). */
+            response_types?: string[];
+            /** @description Space-separated subset of the four scopes. */
             scope?: string;
         };
         OAuthClientRegistration: {
@@ -981,15 +1077,20 @@ export interface components {
             response_types?: string[];
             scope?: string;
         };
+        /** @description RFC 6749 §4.1.3 and §6; the server checks the values so refusals are RFC 6749 §5.2 errors. */
         OAuthTokenRequest: {
-            /** @enum {string} */
-            grant_type: "authorization_code" | "refresh_token";
+            /** @description `authorization_code` or `refresh_token` (required). */
+            grant_type?: string;
             code?: string;
             redirect_uri?: string;
+            /** @description Required. */
             client_id?: string;
+            /** @description PKCE verifier, 43 to 128 characters of `[A-Za-z0-9-._~]`; required with `authorization_code`. */
             code_verifier?: string;
             refresh_token?: string;
             scope?: string;
+            /** @description RFC 8707 resource indicator; accepted and ignored (this server is the one resource). */
+            resource?: string;
         };
         OAuthTokenResponse: {
             access_token: string;
@@ -1000,7 +1101,8 @@ export interface components {
             scope: string;
         };
         OAuthRevokeRequest: {
-            token: string;
+            /** @description A refresh or access token (required). */
+            token?: string;
             /** @enum {string} */
             token_type_hint?: "access_token" | "refresh_token";
             client_id?: string;
@@ -1009,6 +1111,20 @@ export interface components {
             /** @example invalid_grant */
             error: string;
             error_description?: string;
+        };
+        OAuthAuthorizationForm: {
+            /** @enum {string} */
+            decision: "allow" | "deny";
+            email?: string;
+            password?: string;
+            csrf_token?: string;
+            response_type?: string;
+            client_id?: string;
+            redirect_uri?: string;
+            code_challenge?: string;
+            code_challenge_method?: string;
+            state?: string;
+            scope?: string;
         };
         AuthorizationList: {
             items: {
@@ -1275,28 +1391,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description This operation is in the contract but not served by this version yet (`NOT_IMPLEMENTED`). */
-        NotImplemented: {
-            headers: {
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
-                "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
-                "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "statusCode": 501,
-                 *       "code": "NOT_IMPLEMENTED",
-                 *       "message": "This operation is not implemented yet."
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /** @description An OAuth protocol error (RFC 6749 §5.2, RFC 7591 §3.2.2). */
         OAuthError: {
             headers: {
@@ -1309,7 +1403,56 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": "invalid_grant",
+                 *       "error_description": "The authorization code is invalid, expired or already used."
+                 *     }
+                 */
                 "application/json": components["schemas"]["OAuthError"];
+            };
+        };
+        /**
+         * @description Refused metadata (RFC 7591 §3.2.2: `invalid_redirect_uri`, `invalid_client_metadata`), or a body
+         *     that is not an object of the documented field types (`VALIDATION_FAILED`, common error body).
+         */
+        OAuthRegistrationError: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "invalid_redirect_uri",
+                 *       "error_description": "http://app.example.com/cb: http redirect URIs must be on a loopback host (127.0.0.1, [::1], localhost)."
+                 *     }
+                 */
+                "application/json": components["schemas"]["OAuthError"] | components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description An HTML error page for the person in the browser, never a redirect: an unknown client, a
+         *     redirect URI not registered for it, or (on the form) a missing or invalid CSRF token. A query or
+         *     form of the wrong shape gets `VALIDATION_FAILED` in the common error body.
+         */
+        AuthorizationErrorPage: {
+            headers: {
+                "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                "X-Frame-Options": components["headers"]["X-Frame-Options"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+                "application/json": components["schemas"]["Error"];
             };
         };
     };
@@ -1346,6 +1489,12 @@ export interface components {
         Location: string;
         /** @description Bearer error="invalid_token" (RFC 6750), with resource_metadata pointing at the protected resource metadata (RFC 9728). */
         "WWW-Authenticate": string;
+        /** @description The OAuth pages' policy: nothing loads but their own inline style; forms post only to this server and the client's redirect URI; no framing. */
+        "Content-Security-Policy": string;
+        /** @description `DENY`: the OAuth pages are never shown inside a frame (clickjacking). */
+        "X-Frame-Options": "DENY";
+        /** @description The consent form's CSRF cookie `oauth_csrf` (HttpOnly, SameSite=Strict, Secure over https, 10 minutes). */
+        "Set-Cookie-OAuthCsrf": string;
     };
     pathItems: never;
 }
@@ -2391,7 +2540,6 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getProtectedResourceMetadata: {
@@ -2420,7 +2568,6 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     registerOAuthClient: {
@@ -2459,23 +2606,30 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthClientRegistration"];
                 };
             };
-            400: components["responses"]["OAuthError"];
+            400: components["responses"]["OAuthRegistrationError"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     authorize: {
         parameters: {
-            query: {
-                response_type: "code";
-                client_id: string;
-                redirect_uri: string;
-                code_challenge: string;
-                code_challenge_method: "S256";
+            query?: {
+                /** @description Must be `code`. */
+                response_type?: string;
+                /** @description A registered client, or `taskctl`. */
+                client_id?: string;
+                /** @description One of the client's redirect URIs (required). */
+                redirect_uri?: string;
+                /** @description BASE64URL(SHA-256(code_verifier)), required. */
+                code_challenge?: string;
+                /** @description Must be `S256` (required). */
+                code_challenge_method?: string;
+                /** @description Returned unchanged with the code or the error. */
                 state?: string;
+                /** @description Space-separated scopes. */
                 scope?: string;
             };
             header?: never;
@@ -2487,19 +2641,19 @@ export interface operations {
             /** @description The sign-in and consent page. */
             200: {
                 headers: {
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
+                    "Set-Cookie": components["headers"]["Set-Cookie-OAuthCsrf"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
-                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
-                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
                 };
             };
-            /** @description Back to the client's redirect URI with `code` and `state`, or `error`. */
+            /** @description Back to the client's redirect URI with `error`, `error_description`, `state` and `iss`. */
             302: {
                 headers: {
                     Location: components["headers"]["Location"];
@@ -2510,10 +2664,80 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["ValidationFailed"];
+            400: components["responses"]["AuthorizationErrorPage"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    submitAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["OAuthAuthorizationForm"];
+            };
+        };
+        responses: {
+            /** @description The email or password is wrong (or missing); the page again, with a fresh CSRF token. */
+            200: {
+                headers: {
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
+                    "Set-Cookie": components["headers"]["Set-Cookie-OAuthCsrf"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Back to the client's redirect URI with `code`, `state` and `iss`, or with `error`. */
+            303: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["AuthorizationErrorPage"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description The email is locked after too many failed sign-ins: the page again (HTML) saying how long to
+             *     wait, `Retry-After` = seconds until unlock. Or the strict sign-in budget is spent
+             *     (`RATE_LIMIT_EXCEEDED`, JSON common body).
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     issueOAuthToken: {
@@ -2529,7 +2753,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Tokens issued. */
+            /** @description Tokens issued, sent with `Cache-Control: no-store`. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2550,7 +2774,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     revokeOAuthToken: {
@@ -2584,7 +2808,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAuthorizations: {
@@ -2617,7 +2841,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     revokeAuthorization: {
@@ -2652,7 +2876,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHealth: {

@@ -4,6 +4,7 @@ import { createAuthComponent } from './auth/auth.component.js';
 import { createConnectorsComponent } from './connectors/connectors.component.js';
 import type { CoreDeps } from './deps.js';
 import { createLimitsComponent } from './limits/limits.component.js';
+import { createOAuthComponent } from './oauth/oauth.component.js';
 import { createTasksComponent } from './tasks/tasks.component.js';
 
 export interface Components {
@@ -26,7 +27,7 @@ export async function createComponents(deps: CoreDeps): Promise<Components> {
   return {
     identifyCaller: auth.identifyCaller,
     rateLimit: limits.rateLimit,
-    routers: [auth.router, createUsageRouter({ tasks, connectors, limits }), tasks.router, connectors.router],
+    routers: [auth.router, createUsageRouter({ tasks, connectors, limits }), tasks.router, connectors.router, createOAuthComponent(deps, auth).router],
     redisUp: limits.redisUp,
     start: connectors.start,
     stop: async () => {

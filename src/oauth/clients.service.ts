@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../generated/api.js';
+import { ALL_SCOPES, type Scope } from '../http/caller.js';
+import type { ClientsRepository, OAuthClientRow } from './clients.repository.js';
+import { checkRedirectUri } from './redirect-uris.js';
+import { parseRegisteredScope } from './scopes.js';
+
+type Schemas = components['schemas'];
+export type RegistrationRequest = Schemas['OAuthClientRegistrationRequest'];
+export type Registration = Schemas['OAuthClientRegistration'];
+
+/** A public client as the authorisation server sees it. */
+export interface OAuthClient {
+  id: string;
+  name: string | null;
+  redirectUris: readonly string[];
+  /** What the client may ask for, and gets when it names no scope. */
+  scopes: readonly Scope[];
+}
+
+/** RFC 7591 §3.2.2 refusals. */
+export class RegistrationRefused extends Error {
+  constructor(
+    readonly error: 'invalid_redirect_uri' | 'invalid_client_metadata',
+    readonly description: string,
+  ) {
+    super(description);
+    this.name = 'RegistrationRefused';
+  }
+}
+
+/** The command-line client, built in: loopback redirects on any port (RFC 8252 §7.3). */
+export const TASKCTL: OAuthClient = Object.freeze({
+  id: 'taskctl',
+  name: 'taskctl (command line)',
+  redirectUris: Object.freeze(['http://127.0.0.1/callback', 'http://[::1]/callback']),
+  scopes: ALL_SCOPES,
+});
+const BUILT_IN = new Map([[TASKCTL.id, TASKCTL]]);
+
+const GRANT_TYPES = ['authorization_code', 'refresh_token'];
+const MAX_REDIRECT_URIS = 10;
+const MAX_REDIRECT_URI_LENGTH = 2048;
+const MAX_NAME_LENGTH = 200;
+
+export interface Clients {
+  find: (clientId: string) => Promise<OAuthClient | undefined>;
+  /** Registers a public client (RFC 7591), or throws RegistrationRefused. */
+  register: (request: RegistrationRequest) => Promise<Registration>;
+  /** Display names, built-in clients included; null for clients that gave none. */
+  names: (clientIds: readonly string[]) => Promise<Map<string, string | null>>;
+}
+
+export function createClients(repository: ClientsRepository): Clients {
+  return {
+    find: async (clientId) => BUILT_IN.get(clientId) ?? fromRow(await repository.find(clientId)),
+
+    register: async (request) => {
+      const { redirectUris, scopes, name } = checkMetadata(request);
+      const row: OAuthClientRow = {
+        client_id: randomUUID(),
+        client_name: name ?? null,
+        redirect_uris: JSON.stringify(redirectUris),
+        scope: scopes ? scopes.join(' ') : null,
+        created_at: Date.now(),
+      };
+      await repository.insert(row);
+      return {
+        client_id: row.client_id,
+        client_id_issued_at: Math.floor(row.created_at / 1000),
+        ...(name !== undefined ? { client_name: name } : {}),
+        redirect_uris: redirectUris,
+        token_endpoint_auth_method: 'none',
+        grant_types: GRANT_TYPES,
+        response_types: ['code'],
+        scope: (scopes ?? ALL_SCOPES).join(' '),
+      };
+    },
+
+    names: async (clientIds) => {
+      const names = await repository.names(clientIds.filter((id) => !BUILT_IN.has(id)));
+      for (const id of clientIds) {
+        const builtIn = BUILT_IN.get(id);
+        if (builtIn) names.set(id, builtIn.name);
+      }
+      return names;
+    },
+  };
+}
+
+function checkMetadata(request: RegistrationRequest) {
+  const refuse = (description: string) => new RegistrationRefused('invalid_client_metadata', description);
+  if (request.token_endpoint_auth_method !== undefined && request.token_endpoint_auth_method !== 'none') {
+    throw refuse('Only public clients can register: token_endpoint_auth_method must be "none".');
+  }
+  const grantTypes = request.grant_types ?? GRANT_TYPES;
+  if (!grantTypes.includes('authorization_code') || grantTypes.some((grant) => !GRANT_TYPES.includes(grant))) {
+    throw refuse('grant_types may list authorization_code and refresh_token only, and must include authorization_code.');
+  }
+  const responseTypes = request.response_types ?? ['code'];
+  if (responseTypes.length === 0 || responseTypes.some((type) => type !== 'code')) {
+    throw refuse('response_types may list "code" only.');
+  }
+  if (request.client_name !== undefined && request.client_name.length > MAX_NAME_LENGTH) {
+    throw refuse(`client_name is longer than ${MAX_NAME_LENGTH} characters.`);
+  }
+  const scopes = request.scope === undefined ? undefined : parseRegisteredScope(request.scope);
+  if (request.scope !== undefined && (!scopes || scopes.length === 0)) {
+    throw refuse(`scope must name some of: ${ALL_SCOPES.join(' ')}.`);
+  }
+  return { redirectUris: checkRedirectUris(request.redirect_uris), scopes, name: request.client_name };
+}
+
+function checkRedirectUris(uris: readonly string[] | undefined): string[] {
+  const refuse = (description: string) => new RegistrationRefused('invalid_redirect_uri', description);
+  if (!uris || uris.length === 0) throw refuse('redirect_uris must list at least one URI.');
+  if (uris.length > MAX_REDIRECT_URIS) throw refuse(`redirect_uris may list at most ${MAX_REDIRECT_URIS} URIs.`);
+  for (const uri of uris) {
+    if (uri.length > MAX_REDIRECT_URI_LENGTH) throw refuse(`A redirect URI is longer than ${MAX_REDIRECT_URI_LENGTH} characters.`);
+    const check = checkRedirectUri(uri);
+    if (!check.ok) throw refuse(`${uri}: ${check.reason}.`);
+  }
+  return [...new Set(uris)];
+}
+
+function fromRow(row: OAuthClientRow | undefined): OAuthClient | undefined {
+  if (!row) return undefined;
+  return {
+    id: row.client_id,
+    name: row.client_name,
+    redirectUris: JSON.parse(row.redirect_uris) as string[],
+    scopes: row.scope === null ? ALL_SCOPES : (parseRegisteredScope(row.scope) ?? []),
+  };
+}

@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import type { Response } from 'express';
+import type { AuthorizationRequest } from './authorization-request.js';
+import { redirectCspSource } from './redirect-uris.js';
+import { SCOPE_DESCRIPTIONS } from './scopes.js';
+
+const STYLE = `
+body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1d2330}
+main{max-width:26rem;margin:3rem auto;background:#fff;padding:2rem;border-radius:8px;box-shadow:0 1px 4px #0002}
+h1{font-size:1.3rem;margin:0 0 1rem}ul{padding-left:1.2rem}
+label{display:block;margin:.8rem 0 .2rem;font-weight:600}
+input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:.5rem;font:inherit}
+.actions{display:flex;gap:.8rem;margin-top:1.4rem}button{flex:1;padding:.6rem;font:inherit;cursor:pointer}
+button[value=allow]{background:#1f5eff;color:#fff;border:0;border-radius:4px}
+.error{background:#fdecea;color:#8a1c12;padding:.6rem .8rem;border-radius:4px}
+.note{color:#5a6275;font-size:.9rem}`;
+const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+
+export interface ConsentPage {
+  request: AuthorizationRequest;
+  csrfToken: string;
+  email?: string;
+  error?: string;
+}
+
+/** The sign-in and consent page: everything from the request is escaped; its form posts back here. */
+export function renderConsentPage({ request, csrfToken, email, error }: ConsentPage): string {
+  const appName = request.client.name ?? request.client.id;
+  const hidden: [string, string | undefined][] = [
+    ['response_type', 'code'],
+    ['client_id', request.client.id],
+    ['redirect_uri', request.redirectUri],
+    ['code_challenge', request.codeChallenge],
+    ['code_challenge_method', 'S256'],
+    ['state', request.state],
+    ['scope', request.scopes.join(' ')],
+    ['csrf_token', csrfToken],
+  ];
+  return page(
+    `Authorise ${appName}`,
+    `<h1><strong>${escapeHtml(appName)}</strong> wants to use your Task Service account</h1>
+${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+<p>It will be able to:</p>
+<ul>${request.scopes.map((scope) => `<li>${escapeHtml(SCOPE_DESCRIPTIONS[scope])} <code>${escapeHtml(scope)}</code></li>`).join('')}</ul>
+<p class="note">You will be sent back to <code>${escapeHtml(request.redirectUri)}</code>.</p>
+<form method="post" action="authorize">
+${hidden
+  .filter(([, value]) => value !== undefined)
+  .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value!)}">`)
+  .join('\n')}
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(email ?? '')}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<div class="actions">
+<button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
+<button type="submit" name="decision" value="allow">Sign in and allow</button>
+</div>
+</form>`,
+  );
+}
+
+export function renderErrorPage(message: string): string {
+  return page(
+    'Authorisation failed',
+    `<h1>This authorisation request cannot go on</h1>
+<p class="error" role="alert">${escapeHtml(message)}</p>
+<p class="note">Close this window and start again from the app.</p>`,
+  );
+}
+
+/**
+ * Headers of every OAuth page: nothing but our own inline style may load, no framing, nothing cached,
+ * no Referer (the query carries the PKCE challenge and state). Forms may post here and, because some
+ * browsers check the redirect after a post against form-action, on to the verified redirect URI.
+ */
+export function sendPage(res: Response, status: number, html: string, redirectUri?: string): void {
+  const formAction = redirectUri ? `'self' ${redirectCspSource(redirectUri)}` : "'none'";
+  res
+    .status(status)
+    .set({
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': `default-src 'none'; style-src ${STYLE_HASH}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+      'X-Frame-Options': 'DENY',
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': 'no-store',
+    })
+    .send(html);
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body><main>
+${body}
+</main></body>
+</html>
+`;
+}

@@ -1,0 +1,35 @@
+import type { components } from '../../generated/api.js';
+import { ALL_SCOPES } from '../http/caller.js';
+
+type Schemas = components['schemas'];
+
+/** RFC 8414: what a client needs to know to use this authorisation server. */
+export function authorizationServerMetadata(issuer: string): Schemas['AuthorizationServerMetadata'] {
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth/authorize`,
+    token_endpoint: `${issuer}/oauth/token`,
+    revocation_endpoint: `${issuer}/oauth/revoke`,
+    registration_endpoint: `${issuer}/oauth/register`,
+    scopes_supported: [...ALL_SCOPES],
+    response_types_supported: ['code'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    token_endpoint_auth_methods_supported: ['none'],
+    revocation_endpoint_auth_methods_supported: ['none'],
+    code_challenge_methods_supported: ['S256'],
+    authorization_response_iss_parameter_supported: true,
+    service_documentation: `${issuer}/docs`,
+  };
+}
+
+/** RFC 9728: this API is the resource, and this server its authorisation server. */
+export function protectedResourceMetadata(baseUrl: string): Schemas['ProtectedResourceMetadata'] {
+  return {
+    resource: baseUrl,
+    authorization_servers: [baseUrl],
+    scopes_supported: [...ALL_SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Task Service API',
+    resource_documentation: `${baseUrl}/docs`,
+  };
+}
