@@ -17,6 +17,7 @@ import { rateLimit as expressRateLimit } from 'express-rate-limit';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { RedisStore as ExpressRedisStore } from 'rate-limit-redis';
 import { createClient } from 'redis';
+import type { RedisClient } from '../src/platform/redis.js';
 import { createApp } from '../src/app.js';
 import { createComponents } from '../src/components.js';
 import { loadConfig } from '../src/config.js';
@@ -125,6 +126,9 @@ async function serve(anchor: AnchorName | undefined): Promise<void> {
   const server = app.listen(0, '127.0.0.1', () => {
     process.stdout.write(`listening on port ${(server.address() as { port: number }).port}\n`);
   });
+  process.on('message', (message) => {
+    if (message === 'cpu') process.send?.(process.cpuUsage());
+  });
   process.on('SIGTERM', () => {
     server.close();
     server.closeAllConnections();
@@ -155,7 +159,7 @@ async function start(variant: Variant): Promise<Running> {
     ...variant.env,
   };
   const args = ['--import', 'tsx', new URL(import.meta.url).pathname, '--serve', variant.anchor ?? ''];
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${variant.name}: server exited with ${code}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -180,83 +184,123 @@ async function start(variant: Variant): Promise<Running> {
   return { variant, child, baseUrl, token, path, dir };
 }
 
-async function measure(server: Running, seconds: number) {
+/** CPU microseconds the server process has used so far. */
+function serverCpu(server: Running): Promise<number> {
+  return new Promise((resolve) => {
+    server.child.once('message', (usage: NodeJS.CpuUsage) => resolve(usage.user + usage.system));
+    server.child.send('cpu');
+  });
+}
+
+/** CPU microseconds the Redis server has used so far (all its clients: only this bench runs then). */
+async function redisCpu(redis: RedisClient): Promise<number> {
+  const info = await redis.info('cpu');
+  const seconds = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+  return (seconds('used_cpu_user') + seconds('used_cpu_sys')) * 1e6;
+}
+
+interface Measurement {
+  requestsPerSecond: number;
+  p99: number;
+  /** Server and Redis CPU per request, microseconds: what the limiter costs, whatever else runs. */
+  serverCpuPerRequest: number;
+  redisCpuPerRequest: number;
+}
+
+async function measure(server: Running, seconds: number, redis: RedisClient): Promise<Measurement> {
   // Let the server measured before settle (closing sockets, collecting garbage) on a 2-core machine.
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  const [cpuBefore, redisBefore] = [await serverCpu(server), await redisCpu(redis)];
   const result = await autocannon({
     url: `${server.baseUrl}${server.path}`,
     headers: { authorization: `Bearer ${server.token}` },
     connections: CONNECTIONS,
     duration: seconds,
   });
+  const [cpuAfter, redisAfter] = [await serverCpu(server), await redisCpu(redis)];
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${server.variant.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors: a limit was reached or the server failed`);
   }
-  return { requestsPerSecond: result.requests.average, p99: result.latency.p99 };
+  const served = result.requests.total;
+  return {
+    requestsPerSecond: result.requests.average,
+    p99: result.latency.p99,
+    serverCpuPerRequest: (cpuAfter - cpuBefore) / served,
+    redisCpuPerRequest: (redisAfter - redisBefore) / served,
+  };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
+interface Round extends Measurement {
+  /** Throughput over the mean of the baseline runs just before and just after this round. */
+  ratio: number;
+}
+
 async function main(): Promise<void> {
-  const redis = createClient({ url: REDIS_URL });
+  const redis: RedisClient = createClient({ url: REDIS_URL });
   await redis.connect();
   await redis.flushDb();
-  redis.destroy();
 
   const servers: Running[] = [];
   try {
     for (const variant of variants) servers.push(await start(variant));
-    for (const server of servers) await measure(server, 3);
+    for (const server of servers) await measure(server, 3, redis);
     const [baseline, ...others] = servers as [Running, ...Running[]];
-    const figures = new Map<Running, { requestsPerSecond: number; ratio: number; p99: number }[]>(servers.map((server) => [server, []]));
+    const rounds = new Map<Running, Round[]>(servers.map((server) => [server, []]));
     for (let round = 0; round < ROUNDS; round++) {
-      // The baseline brackets each round, and the others take turns going first: each ratio
-      // compares figures taken minutes, not a quarter of an hour, apart on a shared machine.
-      const before = await measure(baseline, ROUND_SECONDS);
+      // The baseline brackets each round and the others take turns going first.
+      const before = await measure(baseline, ROUND_SECONDS, redis);
       const turn = others.map((_, i) => others[(i + round) % others.length]!);
-      const measured = new Map<Running, { requestsPerSecond: number; p99: number }>();
-      for (const server of turn) measured.set(server, await measure(server, ROUND_SECONDS));
-      const after = await measure(baseline, ROUND_SECONDS);
+      const measured = new Map<Running, Measurement>();
+      for (const server of turn) measured.set(server, await measure(server, ROUND_SECONDS, redis));
+      const after = await measure(baseline, ROUND_SECONDS, redis);
       const reference = (before.requestsPerSecond + after.requestsPerSecond) / 2;
-      figures.get(baseline)!.push({ requestsPerSecond: reference, ratio: 1, p99: Math.max(before.p99, after.p99) });
-      for (const [server, result] of measured) figures.get(server)!.push({ ...result, ratio: result.requestsPerSecond / reference });
+      rounds.get(baseline)!.push({ ...before, ratio: 1 }, { ...after, ratio: 1 });
+      for (const [server, result] of measured) rounds.get(server)!.push({ ...result, ratio: result.requestsPerSecond / reference });
     }
-
-    const paths = new Set(servers.map((server) => server.path));
-    process.stdout.write(
-      `authenticated GET ${[...paths].join(', ')} (${TASKS} tasks on SQLite), ${CONNECTIONS} connections, ` +
-        `${ROUNDS} rounds of ${ROUND_SECONDS} s per variant, each round between two runs of the baseline\n` +
-        `best round: others' work on a shared machine only ever slows a round down; ` +
-        `paired: median over rounds of the ratio to the same round's baseline\n\n`,
-    );
-    const best = (server: Running) => Math.max(...figures.get(server)!.map((r) => r.requestsPerSecond));
-    const rows = servers.map((server) => {
-      const rounds = figures.get(server)!;
-      return {
-        name: server.variant.name,
-        best: best(server),
-        ratio: best(server) / best(baseline),
-        paired: median(rounds.map((r) => r.ratio)),
-        p99: median(rounds.map((r) => r.p99)),
-      };
-    });
-    process.stdout.write(`${'variant'.padEnd(44)}${'best req/s'.padStart(11)}${'vs off'.padStart(8)}${'paired'.padStart(8)}${'p99 ms'.padStart(8)}\n`);
-    for (const row of rows) {
-      process.stdout.write(
-        `${row.name.padEnd(44)}${row.best.toFixed(0).padStart(11)}${row.ratio.toFixed(3).padStart(8)}${row.paired.toFixed(3).padStart(8)}${String(row.p99).padStart(8)}\n`,
-      );
-    }
-    const [, memory, redisStore] = rows;
-    process.stdout.write(
-      `\ntargets: in-process costs under 5% (${((1 - memory!.ratio) * 100).toFixed(1)}%), ` +
-        `Redis under 10% (${((1 - redisStore!.ratio) * 100).toFixed(1)}%)\n`,
-    );
+    report(servers, rounds);
   } finally {
+    redis.destroy();
     for (const server of servers) {
       server.child.kill('SIGTERM');
       rmSync(server.dir, { recursive: true, force: true });
     }
   }
+}
+
+function report(servers: Running[], rounds: Map<Running, Round[]>): void {
+  const paths = [...new Set(servers.map((server) => server.path))].join(', ');
+  const of = (server: Running, pick: (round: Round) => number) => rounds.get(server)!.map(pick);
+  const best = (server: Running) => Math.max(...of(server, (r) => r.requestsPerSecond));
+  const cpu = (server: Running) => median(of(server, (r) => r.serverCpuPerRequest + r.redisCpuPerRequest));
+  const baseline = servers[0]!;
+  const rows = servers.map((server) => ({
+    name: server.variant.name,
+    best: best(server),
+    ratio: best(server) / best(baseline),
+    paired: median(of(server, (r) => r.ratio)),
+    serverCpu: median(of(server, (r) => r.serverCpuPerRequest)),
+    redisCpu: median(of(server, (r) => r.redisCpuPerRequest)),
+    cpuRatio: cpu(baseline) / cpu(server),
+    p99: median(of(server, (r) => r.p99)),
+  }));
+  const line = (cells: string[]) => process.stdout.write(`${cells[0]!.padEnd(42)}${cells.slice(1).map((cell) => cell.padStart(10)).join('')}\n`);
+  process.stdout.write(
+    `authenticated GET ${paths} (${TASKS} tasks on SQLite), ${CONNECTIONS} connections, ${ROUNDS} rounds of ${ROUND_SECONDS} s per variant\n` +
+      `best req/s: best round (others' work on a shared machine only ever slows a round down); paired: median ratio to the\n` +
+      `baseline runs around the same round; CPU µs/req: server process + Redis, median; CPU ratio: baseline CPU / this CPU\n\n`,
+  );
+  line(['variant', 'best req/s', 'vs off', 'paired', 'server µs', 'Redis µs', 'CPU ratio', 'p99 ms']);
+  for (const row of rows) {
+    line([row.name, row.best.toFixed(0), row.ratio.toFixed(3), row.paired.toFixed(3), row.serverCpu.toFixed(0), row.redisCpu.toFixed(0), row.cpuRatio.toFixed(3), String(row.p99)]);
+  }
+  const cost = (ratio: number) => `${((1 - ratio) * 100).toFixed(1)}%`;
+  const [, memory, redisStore] = rows;
+  process.stdout.write(
+    `\ntargets: in-process costs under 5% (throughput ${cost(memory!.ratio)}, CPU ${cost(memory!.cpuRatio)}), ` +
+      `Redis under 10% (throughput ${cost(redisStore!.ratio)}, CPU ${cost(redisStore!.cpuRatio)})\n`,
+  );
 }
 
 if (process.argv[2] === '--serve') {
