@@ -20,6 +20,8 @@ describe('the consent page', () => {
     expect(html).toContain('&#60;b&#62;no&#60;/b&#62;');
     expect(html).not.toContain('name="state"');
     expect(html).toContain('See your tasks');
+    // Enter in the password field submits the first button: it must be allow, not deny.
+    expect(html.indexOf('value="allow"')).toBeLessThan(html.indexOf('value="deny"'));
     expect(html).not.toContain('Create, change and delete');
   });
 

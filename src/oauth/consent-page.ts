@@ -36,6 +36,7 @@ export function renderConsentPage({ request, csrfToken, email, error }: ConsentP
     ['scope', request.scopes.join(' ')],
     ['csrf_token', csrfToken],
   ];
+  // Allow comes first: pressing Enter in the password field submits the first button.
   return page(
     `Authorise ${appName}`,
     `<h1><strong>${escapeHtml(appName)}</strong> wants to use your Task Service account</h1>
@@ -53,8 +54,8 @@ ${hidden
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <div class="actions">
-<button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
 <button type="submit" name="decision" value="allow">Sign in and allow</button>
+<button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
 </div>
 </form>`,
   );
