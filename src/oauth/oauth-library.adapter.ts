@@ -11,6 +11,7 @@ import type { AuthorizationRequest } from './authorization-request.js';
 import type { OAuthClient } from './clients.service.js';
 import { matchesRegisteredRedirectUri } from './redirect-uris.js';
 import { resolveScopes, splitScope } from './scopes.js';
+import { GRANTS, precheckTokenRequest, type TokenRefusal } from './token-request.js';
 
 /*
  * The one file that knows @node-oauth/oauth2-server. The library parses token requests, finds the
@@ -37,9 +38,7 @@ const { Request, Response, AbstractGrantType, OAuthError, InvalidGrantError, Inv
 
 type Schemas = components['schemas'];
 export type OAuthTokenResponse = Schemas['OAuthTokenResponse'];
-export type TokenOutcome =
-  | { ok: true; body: OAuthTokenResponse }
-  | { ok: false; status: 400 | 401; body: { error: string; error_description: string } };
+export type TokenOutcome = { ok: true; body: OAuthTokenResponse } | TokenRefusal;
 
 export interface IncomingTokenRequest {
   headers: Record<string, string | string[] | undefined>;
@@ -63,8 +62,6 @@ export interface AdapterDeps {
 }
 
 export const CODE_LIFETIME_SECONDS = 60;
-const GRANTS = ['authorization_code', 'refresh_token'];
-const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
 /** What the library carries as `user` between our model calls. */
 interface GrantUser {
@@ -216,7 +213,7 @@ export function createOAuthLibraryAdapter(deps: AdapterDeps): OAuthLibraryAdapte
 
   return {
     token: async ({ headers, method, body }) => {
-      const refused = precheck(body, headers.authorization !== undefined);
+      const refused = precheckTokenRequest(body, headers.authorization !== undefined);
       if (refused) return refused;
       const request = new Request({ headers: headers as Record<string, string>, method, query: {}, body });
       try {
@@ -264,23 +261,6 @@ export function createOAuthLibraryAdapter(deps: AdapterDeps): OAuthLibraryAdapte
       }
     },
   };
-}
-
-/** Refusals that need no database: missing parameters, grants we do not offer, a malformed verifier. */
-function precheck(body: Record<string, string | undefined>, hasAuthorizationHeader: boolean): TokenOutcome | undefined {
-  const invalid = (description: string): TokenOutcome => ({ ok: false, status: 400, body: { error: 'invalid_request', error_description: description } });
-  const grantType = body.grant_type;
-  if (!grantType) return invalid('grant_type is required.');
-  if (!GRANTS.includes(grantType)) {
-    return { ok: false, status: 400, body: { error: 'unsupported_grant_type', error_description: 'Only the authorization_code and refresh_token grants are supported.' } };
-  }
-  if (!body.client_id && !hasAuthorizationHeader) return invalid('client_id is required.');
-  if (grantType === 'refresh_token') return body.refresh_token ? undefined : invalid('refresh_token is required.');
-  for (const name of ['code', 'redirect_uri', 'code_verifier']) {
-    if (!body[name]) return invalid(`${name} is required${name === 'code_verifier' ? ' (PKCE with S256)' : ''}.`);
-  }
-  if (!CODE_VERIFIER.test(body.code_verifier!)) return invalid('code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~".');
-  return undefined;
 }
 
 /** Our descriptions of the library's refusals: its own messages name its internals. */
