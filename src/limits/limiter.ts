@@ -46,16 +46,15 @@ export class Limiter {
     const now = this.clock();
     const windows = windowsOf(plan, now);
     const { allowed, counts } = await this.store.spend(windows, now);
-    const states = windows.map((window, i) => stateOf(window, counts[i] ?? 0, now));
-    const governing = { burst: states[0]!, sustained: states[1]! };
-    const client = plan.client ? { burst: states[2]!, sustained: states[3]! } : undefined;
+    const { governing, client } = statesOf(windows, counts, now);
     if (allowed) return { allowed, governing, client };
 
     let latest: PlannedWindow | undefined;
-    windows.forEach((window, i) => {
+    for (let i = 0; i < windows.length; i++) {
+      const window = windows[i]!;
       const exhausted = (counts[i] ?? 0) >= window.limit;
       if (exhausted && (latest === undefined || window.endsAt > latest.endsAt)) latest = window;
-    });
+    }
     // The store said no, so some window is exhausted; the fallback only guards a broken store.
     const rejectedBy = latest ?? windows[0]!;
     return { allowed, governing, client, retryAfterSeconds: secondsUntil(rejectedBy.endsAt, now), rejectedBy: rejectedBy.name };
@@ -65,41 +64,46 @@ export class Limiter {
   async peek(plan: Plan): Promise<{ governing: BudgetState; client?: BudgetState }> {
     const now = this.clock();
     const windows = windowsOf(plan, now);
-    const counts = await this.store.peek(windows, now);
-    const states = windows.map((window, i) => stateOf(window, counts[i] ?? 0, now));
-    return {
-      governing: { burst: states[0]!, sustained: states[1]! },
-      client: plan.client ? { burst: states[2]!, sustained: states[3]! } : undefined,
-    };
+    return statesOf(windows, await this.store.peek(windows, now), now);
   }
 }
 
+// Plain loops below, not array callbacks: these run on every request.
+
+/** Governing burst, governing sustained, then the client's burst and sustained when there is a client. */
 function windowsOf(plan: Plan, now: number): PlannedWindow[] {
-  const windows = chargeWindows(plan.governing, now);
-  if (plan.client) windows.push(...chargeWindows(plan.client, now));
+  const windows: PlannedWindow[] = [];
+  addWindows(windows, plan.governing, now);
+  if (plan.client) addWindows(windows, plan.client, now);
   return windows;
 }
 
-function chargeWindows({ budget, subject }: Charge, now: number): PlannedWindow[] {
-  return KINDS.map((kind) => {
+function addWindows(windows: PlannedWindow[], { budget, subject }: Charge, now: number): void {
+  for (const kind of KINDS) {
     const windowMs = WINDOW_MS[kind];
     const index = Math.floor(now / windowMs);
-    return {
+    windows.push({
       name: windowName(budget.name, kind),
       // The window's index is in the key, so a window that ended can never be counted again.
       key: `${budget.name}:${subject}:${kind[0]}${index}`,
       limit: budget[kind],
       endsAt: (index + 1) * windowMs,
       windowMs,
-    };
-  });
+    });
+  }
 }
 
-function stateOf(window: PlannedWindow, count: number, now: number): WindowState {
+function statesOf(windows: PlannedWindow[], counts: readonly number[], now: number): { governing: BudgetState; client?: BudgetState } {
+  const governing = { burst: stateOf(windows[0]!, counts[0], now), sustained: stateOf(windows[1]!, counts[1], now) };
+  if (windows.length < 4) return { governing };
+  return { governing, client: { burst: stateOf(windows[2]!, counts[2], now), sustained: stateOf(windows[3]!, counts[3], now) } };
+}
+
+function stateOf(window: PlannedWindow, count: number | undefined, now: number): WindowState {
   return {
     name: window.name,
     limit: window.limit,
-    remaining: Math.max(0, window.limit - count),
+    remaining: Math.max(0, window.limit - (count ?? 0)),
     resetSeconds: Math.min(window.windowMs / 1000, secondsUntil(window.endsAt, now)),
   };
 }

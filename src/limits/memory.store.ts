@@ -17,17 +17,25 @@ export class MemoryStore implements RateLimitStore {
     return Promise.resolve(windows.map((window) => this.windowsByEnd.get(window.endsAt)?.get(window.key) ?? 0));
   }
 
+  /** Loops rather than array callbacks: this runs on every request. */
   spendNow(windows: readonly WindowCharge[], now: number): StoreDecision {
     this.dropEnded(now);
-    const counters = windows.map((window) => this.countersEnding(window.endsAt));
-    const counts = windows.map((window, i) => counters[i]!.get(window.key) ?? 0);
-    if (windows.some((window, i) => counts[i]! >= window.limit)) return { allowed: false, counts };
-    windows.forEach((window, i) => {
-      const count = counts[i]! + 1;
-      counts[i] = count;
-      counters[i]!.set(window.key, count);
-    });
-    return { allowed: true, counts };
+    const counters: Map<string, number>[] = [];
+    const counts: number[] = [];
+    let allowed = true;
+    for (const window of windows) {
+      const windowCounters = this.countersEnding(window.endsAt);
+      const count = windowCounters.get(window.key) ?? 0;
+      if (count >= window.limit) allowed = false;
+      counters.push(windowCounters);
+      counts.push(count);
+    }
+    if (!allowed) return { allowed, counts };
+    for (let i = 0; i < windows.length; i++) {
+      counts[i]! += 1;
+      counters[i]!.set(windows[i]!.key, counts[i]!);
+    }
+    return { allowed, counts };
   }
 
   /** How many subjects are counted, over all live windows (for tests of the clean-up). */

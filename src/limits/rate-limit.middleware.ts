@@ -1,4 +1,5 @@
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Caller } from '../http/caller.js';
 import { AppError } from '../platform/errors.js';
 import type { Plan, WindowName } from './budgets.js';
 import { clientIpOf } from './client-ip.js';
@@ -15,7 +16,7 @@ export const CLIENT_LIMIT_EXCEEDED_MESSAGE = 'This client is sending too many re
 export function createRateLimitMiddleware(limiter: Limiter, planFor: (facts: RequestFacts) => Promise<Plan>): RequestHandler {
   return async (req, res, next) => {
     try {
-      const plan = await planFor({ method: req.method, path: req.path, clientIp: () => clientIpOf(req), caller: req.caller, body: req.body });
+      const plan = await planFor(new ExpressRequestFacts(req));
       const decision = await limiter.spend(plan);
       setRateLimitHeaders(res, decision);
       next(decision.allowed ? undefined : rateLimitExceeded(decision.rejectedBy, decision.retryAfterSeconds));
@@ -23,6 +24,24 @@ export function createRateLimitMiddleware(limiter: Limiter, planFor: (facts: Req
       next(err);
     }
   };
+}
+
+/** A class, so no closure is made per request for the IP that most requests never need. */
+class ExpressRequestFacts implements RequestFacts {
+  readonly method: string;
+  readonly path: string;
+  readonly caller: Caller | undefined;
+  readonly body: unknown;
+  constructor(private readonly req: Request) {
+    this.method = req.method;
+    this.path = req.path;
+    this.caller = req.caller;
+    this.body = req.body;
+  }
+
+  clientIp(): string {
+    return clientIpOf(this.req);
+  }
 }
 
 export function setRateLimitHeaders(res: Response, decision: Pick<Decision, 'governing' | 'client'>): void {

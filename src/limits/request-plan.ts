@@ -5,8 +5,8 @@ import type { Budgets, Plan } from './budgets.js';
 export interface RequestFacts {
   readonly method: string;
   readonly path: string;
-  /** Computed only for the budgets keyed by IP: authenticated requests never need it. */
-  readonly clientIp: () => string;
+  /** Asked only by the budgets keyed by IP: authenticated requests never need it. */
+  clientIp(): string;
   readonly caller?: Caller;
   /** The parsed JSON body, when there is one (for the refresh token of POST /auth/refresh). */
   readonly body?: unknown;

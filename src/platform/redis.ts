@@ -59,8 +59,8 @@ export class RedisConnection {
     this.client = createClient({
       url: options.url,
       disableOfflineQueue: true,
-      // Bounds only the wait to be written; `run` bounds the wait for the answer.
-      commandOptions: { timeout: this.commandTimeoutMs },
+      // 0: no per-command AbortSignal (costly on every call); `run` bounds each call instead.
+      commandOptions: { timeout: 0 },
       socket: { connectTimeout: 1000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2000) },
     });
     this.watchdog = setInterval(() => this.failOverdue(), WATCHDOG_INTERVAL_MS).unref();
@@ -143,8 +143,8 @@ export class RedisConnection {
   }
 
   /**
-   * The client's own timeout stops at the socket write: this one bounds the wait for the answer.
-   * One watchdog timer for all calls is cheaper on the hot path than a timer per call.
+   * Bounds the wait for the answer (the client's own timeout stops at the socket write and costs
+   * an AbortSignal per command): one watchdog timer for all calls is cheap on the hot path.
    */
   private withinTimeout<T>(call: (client: RedisClient) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
