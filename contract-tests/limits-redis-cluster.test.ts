@@ -29,10 +29,12 @@ describe('two server processes sharing one Redis', () => {
     const clients = [first, second].map((server) => server.client({ accessToken: tokens.accessToken }));
     const answers = await Promise.all(Array.from({ length: 3 * BURST }, (_, i) => clients[i % 2]!.getMe()));
 
+    // Had either process fallen back to counting alone, the test would prove nothing.
+    expect([...first.logs, ...second.logs].filter((line) => line.includes('Redis unreachable'))).toEqual([]);
+    // Counted per process, each would have served BURST: 2 × BURST in all.
     const statuses = answers.map((answer) => answer.response.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(BURST);
     expect(statuses.filter((status) => status === 429)).toHaveLength(2 * BURST);
-    // Counted per process, each would have served BURST: 2 × BURST in all.
     const remaining = answers.filter((answer) => answer.response.status === 200).map((answer) => limitHeaders(answer.response).remaining);
     expect(remaining.sort((a, b) => a! - b!)).toEqual(Array.from({ length: BURST }, (_, i) => i));
   });
