@@ -7,13 +7,13 @@ const contract = (database: 'sqlite' | 'postgres') => ({
     env: { TEST_DATABASE: database },
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Each file starts its own server processes; two cores, so a few files at a time.
-    maxWorkers: 3,
   },
 });
 
 export default defineConfig({
   test: {
+    // Contract files start their own server processes; two cores, so a few files at a time.
+    maxWorkers: 3,
     projects: [
       { test: { name: 'unit', include: ['src/**/*.test.ts', 'sdk/src/**/*.test.ts'], testTimeout: 20_000 } },
       contract('sqlite'),
