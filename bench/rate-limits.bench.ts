@@ -17,12 +17,18 @@ import { rateLimit as expressRateLimit } from 'express-rate-limit';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { RedisStore as ExpressRedisStore } from 'rate-limit-redis';
 import { createClient } from 'redis';
-import type { RedisClient } from '../src/platform/redis.js';
 import { createApp } from '../src/app.js';
 import { createComponents } from '../src/components.js';
 import { loadConfig } from '../src/config.js';
 import { createDb, isDbReachable, migrate } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
+import { budgetsFrom } from '../src/limits/budgets.js';
+import { FallbackStore } from '../src/limits/fallback.store.js';
+import { Limiter } from '../src/limits/limiter.js';
+import { MemoryStore } from '../src/limits/memory.store.js';
+import { RedisStore } from '../src/limits/redis.store.js';
+import { authenticatedPlan } from '../src/limits/request-plan.js';
+import { RedisConnection, type RedisClient } from '../src/platform/redis.js';
 
 // Database 7 of the local Redis belongs to this bench (tests use 9 to 15); it is emptied first.
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/7';
@@ -61,7 +67,7 @@ const highLimits = Object.fromEntries(
 type AnchorName = 'express-rate-limit' | 'rate-limiter-flexible';
 
 /** The four windows of an authenticated request: account and client, burst and sustained. */
-const anchorWindows: { name: string; seconds: number; key: (req: Request) => string }[] = [
+const anchorWindows: { name: string; seconds: number; key: (req: Pick<Request, 'caller' | 'ip'>) => string }[] = [
   { name: 'account-burst', seconds: 60, key: (req) => req.caller?.accountId ?? req.ip ?? '' },
   { name: 'account-sustained', seconds: 3600, key: (req) => req.caller?.accountId ?? req.ip ?? '' },
   { name: 'client-burst', seconds: 60, key: (req) => `${req.caller?.accountId}:${req.caller?.clientId}` },
@@ -232,6 +238,61 @@ async function measure(server: Running, seconds: number, redis: RedisClient): Pr
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
+/**
+ * The limiters alone, without HTTP: decisions per second with 10 in flight, and CPU per decision
+ * of this process and of Redis. Steadier than throughput on a shared machine.
+ */
+async function decisionCosts(redis: RedisClient): Promise<void> {
+  const limit = Number(HIGH);
+  const budgets = budgetsFrom(loadConfig({ ...highLimits }));
+  const caller = { accountId: '0b4f2b64-6c1e-4d5e-9d8f-1a2b3c4d5e6f', clientId: 'web', kind: 'web' as const, scopes: [] };
+  const plan = authenticatedPlan(budgets, caller);
+  const request: Pick<Request, 'caller' | 'ip'> = { caller, ip: undefined };
+  const connection = await RedisConnection.open({ url: REDIS_URL, logger: createLogger('silent'), onConnect: RedisStore.loadScript });
+  const memory = new Limiter(new MemoryStore());
+  const ours = new Limiter(new FallbackStore(new RedisStore(connection.client), new MemoryStore(), connection));
+  const anchorClient: RedisClient = createClient({ url: REDIS_URL });
+  await anchorClient.connect();
+  const expressStores = anchorWindows.map((window) => {
+    const store = new ExpressRedisStore({ prefix: `erl-d:${window.name}:`, sendCommand: (...args: string[]) => anchorClient.sendCommand(args) });
+    store.init({ windowMs: window.seconds * 1000 } as Parameters<ExpressRedisStore['init']>[0]);
+    return { window, store };
+  });
+  const flexible = anchorWindows.map((window) => ({
+    window,
+    limiter: new RateLimiterRedis({ storeClient: anchorClient, useRedisPackage: true, keyPrefix: `rlf-d:${window.name}`, points: limit, duration: window.seconds }),
+  }));
+  const limiters: [string, () => Promise<unknown>][] = [
+    ['in-process store', () => memory.spend(plan)],
+    ['Redis store (one Lua round trip)', () => ours.spend(plan)],
+    ['express-rate-limit stores x4 (in turn)', async () => {
+      for (const { window, store } of expressStores) await store.increment(window.key(request));
+    }],
+    ['rate-limiter-flexible x4 (in parallel)', () => Promise.all(flexible.map(({ window, limiter }) => limiter.consume(window.key(request))))],
+  ];
+  process.stdout.write(`\nthe limiters alone (no HTTP), 10 decisions in flight, 2 s each\n`);
+  const line = (cells: string[]) => process.stdout.write(`${cells[0]!.padEnd(42)}${cells.slice(1).map((cell) => cell.padStart(14)).join('')}\n`);
+  line(['limiter', 'decisions/s', 'node µs each', 'Redis µs each']);
+  for (const [name, decide] of limiters) {
+    for (let i = 0; i < 1000; i++) await decide();
+    const [cpuBefore, redisBefore, started] = [process.cpuUsage(), await redisCpu(redis), performance.now()];
+    let decisions = 0;
+    const end = Date.now() + 2000;
+    await Promise.all(Array.from({ length: 10 }, async () => {
+      while (Date.now() < end) {
+        await decide();
+        decisions++;
+      }
+    }));
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const redisUsed = (await redisCpu(redis)) - redisBefore;
+    line([name, (decisions / seconds).toFixed(0), ((cpu.user + cpu.system) / decisions).toFixed(1), (redisUsed / decisions).toFixed(1)]);
+  }
+  anchorClient.destroy();
+  await connection.close();
+}
+
 interface Round extends Measurement {
   /** Throughput over the mean of the baseline runs just before and just after this round. */
   ratio: number;
@@ -260,6 +321,7 @@ async function main(): Promise<void> {
       for (const [server, result] of measured) rounds.get(server)!.push({ ...result, ratio: result.requestsPerSecond / reference });
     }
     report(servers, rounds);
+    await decisionCosts(redis);
   } finally {
     redis.destroy();
     for (const server of servers) {
