@@ -1,6 +1,6 @@
 // listTasks with 10,000 stored tasks, pages of 100: latency of a full walk through the real app over
 // HTTP (sign-in, validation, the tasks component) against the same pages read with knex alone, the
-// ceiling, on SQLite and PostgreSQL. Then the sync upsert against a plain knex insert of the same rows.
+// ceiling, on SQLite and PostgreSQL. (The sync's write path is measured by bench/sync.bench.ts.)
 // Run alone: node --import tsx bench/list-tasks.bench.ts
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
@@ -9,13 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import knexFactory, { type Knex } from 'knex';
+import knexFactory from 'knex';
 import { createApp } from '../src/app.js';
 import { createComponents } from '../src/components.js';
 import { loadConfig } from '../src/config.js';
 import { createDb, migrate, type Db } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
-import { upsertExternalTasks, type ExternalTask } from '../src/tasks/tasks.sync.js';
 
 const TASKS = 10_000;
 const PAGE = 100;
@@ -188,83 +187,6 @@ async function benchListing(engine: Engine): Promise<{ api: Figures; knex: Figur
   }
 }
 
-/** The sync upsert (batches of 500, as the connectors call it) against inserting the same rows with knex in one batch. */
-async function benchSync(engine: Engine): Promise<{ upsertMs: number; knexMs: number }> {
-  const database = await createDatabase(engine);
-  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
-  const db = createDb(config.database);
-  try {
-    await migrate(db);
-    const accountId = randomUUID();
-    await db('accounts').insert({ id: accountId, email: `${accountId}@example.com`, password_hash: 'x', created_at: Date.now() });
-    const connectorAccountId = async () => {
-      const id = randomUUID();
-      await db('connector_accounts').insert({
-        id,
-        account_id: accountId,
-        type: 'github',
-        external_id: id,
-        display_name: 'bench',
-        credentials_encrypted: 'x',
-        created_at: Date.now(),
-        updated_at: Date.now(),
-      });
-      return id;
-    };
-    const items: ExternalTask[] = Array.from({ length: TASKS }, (_, i) => ({
-      externalId: String(100_000 + i),
-      title: `Issue ${i} with a title of ordinary length`,
-      notes: i % 2 ? 'The body of the issue, a sentence or two long.' : null,
-      status: i % 3 ? 'open' : 'completed',
-      completedAt: i % 3 ? null : 1_700_000_000_000 + i,
-      dueAt: null,
-      url: `https://github.com/example/repo/issues/${i}`,
-    }));
-
-    const timed = async (work: () => Promise<unknown>) => {
-      const started = performance.now();
-      await work();
-      return performance.now() - started;
-    };
-    const upsertAll = async (target: string) => {
-      for (let start = 0; start < items.length; start += 500) {
-        await upsertExternalTasks(db, { accountId, connectorAccountId: target, connectorType: 'github', maxTasks: 1_000_000, items: items.slice(start, start + 500) });
-      }
-    };
-    const knexInsert = async (target: string) => {
-      const now = Date.now();
-      const rows = items.map((item) => ({
-        id: randomUUID(),
-        account_id: accountId,
-        title: item.title,
-        notes: item.notes,
-        status: item.status,
-        priority: 3,
-        due_at: item.dueAt,
-        labels: '[]',
-        completed_at: item.completedAt,
-        created_at: now,
-        updated_at: now,
-        connector_account_id: target,
-        connector_type: 'github',
-        external_id: item.externalId,
-        external_url: item.url,
-      }));
-      // SQLite takes at most 500 rows in one multi-row insert; batchInsert runs the chunks in one transaction.
-      await (db as Knex).batchInsert('tasks', rows, 500);
-    };
-    // A warm-up of each, then the measured runs on fresh connector accounts.
-    await upsertAll(await connectorAccountId());
-    await knexInsert(await connectorAccountId());
-    const upsertMs = await timed(async () => upsertAll(await connectorAccountId()));
-    const knexMs = await timed(async () => knexInsert(await connectorAccountId()));
-    return { upsertMs, knexMs };
-  } finally {
-    await db.destroy();
-    await database.drop();
-  }
-}
-
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 const lines = [
   `GET /tasks, ${TASKS} stored tasks, pages of ${PAGE}, ${WALKS} full walks (${(WALKS * TASKS) / PAGE} requests), one keep-alive connection, same process:`,
@@ -276,11 +198,6 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     `  ${engine.padEnd(10)} ${ms(api.p50).padEnd(10)} ${ms(api.p99).padEnd(10)} ${ms(knex.p50).padEnd(10)} ${ms(knex.p99).padEnd(10)} ` +
       `${`${(api.p50 / knex.p50).toFixed(2)}x`.padEnd(10)} ${`${(api.p99 / knex.p99).toFixed(2)}x`.padEnd(10)} (${ms(floor.p50)}, ${ms(floor.p99)})`,
   );
-}
-lines.push('', `Sync upsert of ${TASKS} new items in batches of 500 against a knex insert of the same rows:`, `  engine     upsert      knex insert  ratio`);
-for (const engine of ['sqlite', 'postgres'] as const) {
-  const { upsertMs, knexMs } = await benchSync(engine);
-  lines.push(`  ${engine.padEnd(10)} ${ms(upsertMs).padEnd(11)} ${ms(knexMs).padEnd(12)} ${(upsertMs / knexMs).toFixed(2)}x`);
 }
 agent.destroy();
 process.stdout.write(`${lines.join('\n')}\n`);
