@@ -2,9 +2,10 @@
 // with the limits off, with our limiter on its in-process store and on Redis, and as anchors the same
 // app with four stacked express-rate-limit + rate-limit-redis limiters and with four
 // rate-limiter-flexible Redis limiters in its place. Limits are far above what the run can spend.
-// Each server runs in a process of its own (this file with --serve); autocannon runs here. Each
-// round measures every variant between two runs of the baseline; the best round of each variant
-// counts (a noisy neighbour only ever slows a round down), the paired median is printed beside it.
+// Each server runs in a process of its own (this file with --serve), fresh every round; autocannon
+// runs here; the order of the variants rotates from round to round. Printed: the best round (a noisy
+// neighbour only ever slows a round down), the median ratio to the same round's baseline, and the
+// server's and Redis's CPU per request; then the limiters alone, without HTTP, CPU per decision.
 // Run alone: node --import tsx bench/rate-limits.bench.ts   (needs Redis at BENCH_REDIS_URL)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -35,7 +36,8 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/7';
 const HIGH = '1000000000';
 const CONNECTIONS = 10;
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 3);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5); // as many as variants: each takes each place once
+const WARM_UP_SECONDS = 3;
 const TASKS = 20;
 const SETTLE_MS = 1000;
 
@@ -294,7 +296,7 @@ async function decisionCosts(redis: RedisClient): Promise<void> {
 }
 
 interface Round extends Measurement {
-  /** Throughput over the mean of the baseline runs just before and just after this round. */
+  /** Throughput over the baseline's in the same round. */
   ratio: number;
 }
 
@@ -302,43 +304,48 @@ async function main(): Promise<void> {
   const redis: RedisClient = createClient({ url: REDIS_URL });
   await redis.connect();
   await redis.flushDb();
-
-  const servers: Running[] = [];
   try {
-    for (const variant of variants) servers.push(await start(variant));
-    for (const server of servers) await measure(server, 3, redis);
-    const [baseline, ...others] = servers as [Running, ...Running[]];
-    const rounds = new Map<Running, Round[]>(servers.map((server) => [server, []]));
+    const baseline = variants[0]!;
+    const rounds = new Map<Variant, Round[]>(variants.map((variant) => [variant, []]));
+    let path = '';
     for (let round = 0; round < ROUNDS; round++) {
-      // The baseline brackets each round and the others take turns going first.
-      const before = await measure(baseline, ROUND_SECONDS, redis);
-      const turn = others.map((_, i) => others[(i + round) % others.length]!);
-      const measured = new Map<Running, Measurement>();
-      for (const server of turn) measured.set(server, await measure(server, ROUND_SECONDS, redis));
-      const after = await measure(baseline, ROUND_SECONDS, redis);
-      const reference = (before.requestsPerSecond + after.requestsPerSecond) / 2;
-      rounds.get(baseline)!.push({ ...before, ratio: 1 }, { ...after, ratio: 1 });
-      for (const [server, result] of measured) rounds.get(server)!.push({ ...result, ratio: result.requestsPerSecond / reference });
+      // Fresh processes every round: one process's JIT and memory layout can be a few percent off
+      // another's. Every variant takes every place in the order once in as many rounds as there are
+      // variants: whatever the place costs (what the server before it left running) hits all alike.
+      const servers = new Map<Variant, Running>();
+      try {
+        for (const variant of variants) servers.set(variant, await start(variant));
+        for (const server of servers.values()) await measure(server, WARM_UP_SECONDS, redis);
+        path = servers.get(baseline)!.path;
+        const measured = new Map<Variant, Measurement>();
+        for (const variant of variants.map((_, i) => variants[(i + round) % variants.length]!)) {
+          measured.set(variant, await measure(servers.get(variant)!, ROUND_SECONDS, redis));
+        }
+        const reference = measured.get(baseline)!.requestsPerSecond;
+        for (const [variant, result] of measured) rounds.get(variant)!.push({ ...result, ratio: result.requestsPerSecond / reference });
+      } finally {
+        for (const server of servers.values()) stop(server);
+      }
     }
-    report(servers, rounds);
+    report(path, rounds);
     await decisionCosts(redis);
   } finally {
     redis.destroy();
-    for (const server of servers) {
-      server.child.kill('SIGTERM');
-      rmSync(server.dir, { recursive: true, force: true });
-    }
   }
 }
 
-function report(servers: Running[], rounds: Map<Running, Round[]>): void {
-  const paths = [...new Set(servers.map((server) => server.path))].join(', ');
-  const of = (server: Running, pick: (round: Round) => number) => rounds.get(server)!.map(pick);
-  const best = (server: Running) => Math.max(...of(server, (r) => r.requestsPerSecond));
-  const cpu = (server: Running) => median(of(server, (r) => r.serverCpuPerRequest + r.redisCpuPerRequest));
-  const baseline = servers[0]!;
-  const rows = servers.map((server) => ({
-    name: server.variant.name,
+function stop(server: Running): void {
+  server.child.kill('SIGTERM');
+  rmSync(server.dir, { recursive: true, force: true });
+}
+
+function report(path: string, rounds: Map<Variant, Round[]>): void {
+  const of = (variant: Variant, pick: (round: Round) => number) => rounds.get(variant)!.map(pick);
+  const best = (variant: Variant) => Math.max(...of(variant, (r) => r.requestsPerSecond));
+  const cpu = (variant: Variant) => median(of(variant, (r) => r.serverCpuPerRequest + r.redisCpuPerRequest));
+  const baseline = variants[0]!;
+  const rows = variants.map((server) => ({
+    name: server.name,
     best: best(server),
     ratio: best(server) / best(baseline),
     paired: median(of(server, (r) => r.ratio)),
@@ -349,9 +356,9 @@ function report(servers: Running[], rounds: Map<Running, Round[]>): void {
   }));
   const line = (cells: string[]) => process.stdout.write(`${cells[0]!.padEnd(42)}${cells.slice(1).map((cell) => cell.padStart(10)).join('')}\n`);
   process.stdout.write(
-    `authenticated GET ${paths} (${TASKS} tasks on SQLite), ${CONNECTIONS} connections, ${ROUNDS} rounds of ${ROUND_SECONDS} s per variant\n` +
+    `authenticated GET ${path} (${TASKS} tasks on SQLite), ${CONNECTIONS} connections, ${ROUNDS} rounds (fresh processes each) of ${ROUND_SECONDS} s per variant\n` +
       `best req/s: best round (others' work on a shared machine only ever slows a round down); paired: median ratio to the\n` +
-      `baseline runs around the same round; CPU µs/req: server process + Redis, median; CPU ratio: baseline CPU / this CPU\n\n`,
+      `same round's baseline; CPU µs/req: server process + Redis, median; CPU ratio: baseline CPU / this CPU\n\n`,
   );
   line(['variant', 'best req/s', 'vs off', 'paired', 'server µs', 'Redis µs', 'CPU ratio', 'p99 ms']);
   for (const row of rows) {
