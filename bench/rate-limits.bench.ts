@@ -252,7 +252,7 @@ async function decisionCosts(redis: RedisClient): Promise<void> {
   const request: Pick<Request, 'caller' | 'ip'> = { caller, ip: undefined };
   const connection = await RedisConnection.open({ url: REDIS_URL, logger: createLogger('silent'), onConnect: RedisStore.loadScript });
   const memory = new Limiter(new MemoryStore());
-  const ours = new Limiter(new FallbackStore(new RedisStore(connection.client), new MemoryStore(), connection));
+  const ours = new Limiter(new FallbackStore(new RedisStore(connection.client, 'bench:rl:'), new MemoryStore(), connection));
   const anchorClient: RedisClient = createClient({ url: REDIS_URL });
   await anchorClient.connect();
   const expressStores = anchorWindows.map((window) => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { awayFromMinuteEnd, limitHeaders, ownRedisDatabase } from './limits-helpers.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { awayFromMinuteEnd, limitHeaders, ownRedisKeys } from './limits-helpers.js';
 import { signedInClient, startServer, type TestServer } from './support/server.js';
 
 const GENERIC = 'Rate limit exceeded. Slow down and retry later.';
@@ -14,20 +14,23 @@ const budgetEnv = {
   RATE_LIMIT_REFRESH_BURST_PER_MINUTE: '3',
 };
 
-const redis = await ownRedisDatabase(10);
 const stores: [string, Record<string, string>][] = [
   ['in-process store', {}],
-  ['Redis store', { REDIS_URL: redis.url }],
+  ['Redis store', ownRedisKeys()],
 ];
 
 describe.each(stores)('rate limits with the %s', (_store, storeEnv) => {
   let budgets: TestServer;
   beforeAll(async () => {
-    await redis.flush();
     budgets = await startServer({ env: { ...budgetEnv, ...storeEnv } });
   });
   afterAll(async () => {
     await budgets?.stop();
+  });
+  // A Redis too slow to answer in time would have been replaced by per-process counts: then the
+  // figures below prove nothing about Redis, so say so rather than fail on a count.
+  afterEach(() => {
+    expect(budgets.logs.filter((line) => line.includes('Redis unreachable'))).toEqual([]);
   });
 
   /** A fresh account: its web client, and one API-token client per name. */

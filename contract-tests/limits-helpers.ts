@@ -1,24 +1,14 @@
-// Shared by the limits-*.test.ts files: Redis databases of their own, header reading, window timing.
-import { createClient } from 'redis';
+// Shared by the limits-*.test.ts files: Redis keys of their own, header reading, window timing.
+import { randomUUID } from 'node:crypto';
 
-const REDIS_BASE_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /**
- * A Redis database that only this test file of this project run uses (the sqlite and postgres
- * projects run at the same time, and every test server counts 127.0.0.1), emptied first.
- * Databases 10 to 15 belong to the limits contract tests; 9 to the limits unit tests.
+ * Settings for a test server counting in the shared Redis under keys of its own: test files,
+ * both database projects and anyone else's run can share the Redis without meeting (every test
+ * server counts 127.0.0.1). Servers that must share windows get the same settings.
  */
-export async function ownRedisDatabase(firstOfPair: 10 | 12 | 14): Promise<{ url: string; flush: () => Promise<void> }> {
-  const url = `${REDIS_BASE_URL}/${firstOfPair + (process.env.TEST_DATABASE === 'postgres' ? 1 : 0)}`;
-  const flush = async () => {
-    const client = createClient({ url });
-    await client.connect();
-    await client.flushDb();
-    client.destroy();
-  };
-  await flush();
-  return { url, flush };
-}
+export const ownRedisKeys = (): Record<string, string> => ({ REDIS_URL, REDIS_KEY_PREFIX: `test-${randomUUID()}:` });
 
 /** The X-RateLimit-* and Retry-After headers as numbers (absent ones left out). */
 export function limitHeaders(response: Response): Record<string, number> {

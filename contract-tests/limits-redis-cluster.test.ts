@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { awayFromMinuteEnd, limitHeaders, ownRedisDatabase } from './limits-helpers.js';
+import { awayFromMinuteEnd, limitHeaders, ownRedisKeys } from './limits-helpers.js';
 import { signedInClient, startServer, type TestServer } from './support/server.js';
 
 const BURST = 20;
@@ -7,9 +7,8 @@ let first: TestServer;
 let second: TestServer;
 
 beforeAll(async () => {
-  const redis = await ownRedisDatabase(14);
   const env = {
-    REDIS_URL: redis.url,
+    ...ownRedisKeys(),
     RATE_LIMIT_BURST_PER_MINUTE: String(BURST),
     RATE_LIMIT_CLIENT_BURST_PER_MINUTE: '1000',
     RATE_LIMIT_STRICT_BURST_PER_MINUTE: '1000',

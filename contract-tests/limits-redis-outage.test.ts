@@ -67,11 +67,11 @@ const readiness = async () => (await fetch(`${server.baseUrl}/readyz`)).json();
 const outageLogLines = () => server.logs.filter((line) => line.includes('Redis unreachable')).length;
 
 /** Sends batches of parallel requests for `ms`, calling `during` part-way; returns every status and the slowest answer. */
-async function traffic(send: () => Promise<Response>, ms: number, during: () => void) {
+async function traffic(send: () => Promise<Response>, ms: number, during?: () => void) {
   const statuses: number[] = [];
   let slowest = 0;
   const end = Date.now() + ms;
-  setTimeout(during, ms / 3);
+  if (during) setTimeout(during, ms / 3);
   while (Date.now() < end) {
     await Promise.all(
       Array.from({ length: 4 }, async () => {
@@ -90,10 +90,12 @@ describe('when Redis goes away', () => {
     const getMe = async () => (await client.getMe()).response;
     expect(await readiness()).toEqual({ status: 'ok', checks: { database: 'up', redis: 'up' } });
 
-    // Redis hangs (stopped, connection open): the command timeout bounds every answer.
-    const hung = await traffic(getMe, 1500, () => redis.signal('SIGSTOP'));
+    // Redis hangs (stopped, connection open) for 5 s: the command timeout bounds every answer
+    // well below that, where waiting for Redis would take the whole 5 s.
+    redis.signal('SIGSTOP');
+    const hung = await traffic(getMe, 5000);
     expect(new Set(hung.statuses)).toEqual(new Set([200]));
-    expect(hung.slowest).toBeLessThan(1500);
+    expect(hung.slowest).toBeLessThan(3000);
     expect((await readiness()).checks.redis).toBe('down');
     redis.signal('SIGCONT');
     await getMe();
@@ -104,7 +106,7 @@ describe('when Redis goes away', () => {
     // Redis dies mid-traffic, stopped by its PID.
     const died = await traffic(getMe, 1500, () => void redis.stop());
     expect(new Set(died.statuses)).toEqual(new Set([200]));
-    expect(died.slowest).toBeLessThan(1500);
+    expect(died.slowest).toBeLessThan(3000);
     expect(await readiness()).toEqual({ status: 'degraded', checks: { database: 'up', redis: 'down' } });
     const duringOutage = limitHeaders(await getMe());
     expect(duringOutage.remaining).toBeLessThan(5000 - 1);

@@ -18,6 +18,8 @@ const settingsSchema = z.object({
     .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:PATH or postgres://...')
     .optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'must be redis://...').optional(),
+  // Every key this service writes starts with it: several deployments (or test servers) can share one Redis.
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default('task-service:'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
     .string()

@@ -63,7 +63,7 @@ async function openStore(config: Config, logger: Logger): Promise<{ store: RateL
   const memory = new MemoryStore();
   if (!config.REDIS_URL || !config.RATE_LIMITS_ENABLED) return { store: memory };
   const connection = await RedisConnection.open({ url: config.REDIS_URL, logger, onConnect: RedisStore.loadScript });
-  const store = new FallbackStore(new RedisStore(connection.client), memory, connection);
+  const store = new FallbackStore(new RedisStore(connection.client, `${config.REDIS_KEY_PREFIX}rl:`), memory, connection);
   return { store, redisUp: () => connection.isUp() };
 }
 

@@ -38,7 +38,8 @@ const EXPIRY_GRACE_MS = 60_000;
 export class RedisStore implements RateLimitStore {
   constructor(
     private readonly client: RedisClient,
-    private readonly keyPrefix = 'rl:',
+    /** Put before every window key (REDIS_KEY_PREFIX and `rl:`). */
+    private readonly keyPrefix: string,
   ) {}
 
   /** Loads the script; called on every (re)connection, since a restarted Redis forgets it. */

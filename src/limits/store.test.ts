@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
 import type { RedisClient } from '../platform/redis.js';
@@ -5,18 +6,19 @@ import { MemoryStore } from './memory.store.js';
 import { RedisStore } from './redis.store.js';
 import type { RateLimitStore, WindowCharge } from './store.js';
 
-// Database 9 of the shared Redis belongs to these unit tests (contract tests use others).
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+// Keys of this run only, whoever else uses the Redis; they expire with their windows.
+const PREFIX = `unit-test:${randomUUID()}:`;
 
 let redis: RedisClient;
 beforeAll(async () => {
   redis = createClient({ url: REDIS_URL });
   await redis.connect();
-  await redis.flushDb();
   await RedisStore.loadScript(redis);
 });
 afterAll(async () => {
-  await redis?.flushDb();
+  const keys = await redis.keys(`${PREFIX}*`);
+  if (keys.length > 0) await redis.del(keys);
   redis?.destroy();
 });
 
@@ -29,7 +31,7 @@ const windowsFor = (limits: number[], endsAt = NOW + 30_000): WindowCharge[] => 
 
 const stores: [string, () => RateLimitStore][] = [
   ['in-process', () => new MemoryStore()],
-  ['Redis', () => new RedisStore(redis)],
+  ['Redis', () => new RedisStore(redis, PREFIX)],
 ];
 
 describe.each(stores)('the %s store', (_name, makeStore) => {
@@ -80,16 +82,16 @@ describe('the in-process store', () => {
 
 describe('the Redis store', () => {
   it('gives every window key a lifetime that ends shortly after its window', async () => {
-    const store = new RedisStore(redis);
+    const store = new RedisStore(redis, PREFIX);
     const windows = windowsFor([5], NOW + 30_000);
     await store.spend(windows, NOW);
-    const ttl = await redis.pTTL(`rl:${windows[0]!.key}`);
+    const ttl = await redis.pTTL(`${PREFIX}${windows[0]!.key}`);
     expect(ttl).toBeGreaterThan(30_000);
     expect(ttl).toBeLessThanOrEqual(30_000 + 60_000);
   });
 
   it('still decides after Redis forgot the script (restart, SCRIPT FLUSH), by sending it again', async () => {
-    const store = new RedisStore(redis);
+    const store = new RedisStore(redis, PREFIX);
     await redis.scriptFlush();
     const windows = windowsFor([1]);
     expect(await store.spend(windows, NOW)).toEqual({ allowed: true, counts: [1] });
