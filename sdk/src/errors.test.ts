@@ -54,4 +54,9 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('')).toBeUndefined();
     expect(parseRetryAfter('soon')).toBeUndefined();
   });
+
+  it('is undefined for numbers that are not whole seconds, not a wait of 0', () => {
+    expect(parseRetryAfter('1.5')).toBeUndefined();
+    expect(parseRetryAfter('-3')).toBeUndefined();
+  });
 });

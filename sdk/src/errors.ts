@@ -29,6 +29,8 @@ export class TaskApiError extends Error {
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
   if (value === null || value.trim() === '') return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  // Only an HTTP date is worth parsing (it has a weekday and month name); `1.5` or `-3` are not waits.
+  if (!/[a-z]/i.test(value)) return undefined;
   const date = Date.parse(value);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, Math.ceil((date - now) / 1000));
