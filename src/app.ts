@@ -20,7 +20,7 @@ export interface AppParts extends CoreDeps {
 /** The middleware order, top to bottom, is the life of a request. */
 export function createApp(parts: AppParts): Express {
   const { config, logger } = parts;
-  const { document } = loadOpenApiDocument();
+  const openApi = loadOpenApiDocument();
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
@@ -31,8 +31,8 @@ export function createApp(parts: AppParts): Express {
   app.use(parts.identifyCaller);
   app.use(parts.rateLimit);
   app.use(releaseDeferredError);
-  app.use(createDocsRouter());
-  app.use(openApiValidator(document, config.OPENAPI_VALIDATE_RESPONSES));
+  app.use(createDocsRouter(openApi));
+  app.use(openApiValidator(openApi.document, config.OPENAPI_VALIDATE_RESPONSES));
   for (const router of parts.routers) app.use(router);
   // Reached only by documented operations that no component serves yet (the validator 404s the rest).
   app.use((req, _res, next) => next(req.openapi ? errors.notImplemented() : errors.notFound('Route')));

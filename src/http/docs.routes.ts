@@ -32,8 +32,7 @@ const docsPage = `<!doctype html>
 const docsPolicy =
   "default-src 'self'; script-src 'self' blob:; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'";
 
-export function createDocsRouter(): Router {
-  const { yaml, document } = loadOpenApiDocument();
+export function createDocsRouter({ yaml, document }: { yaml: string; document: Record<string, unknown> }): Router {
   const json = JSON.stringify(document);
   const router = Router();
   router.get('/openapi.json', (_req, res) => {
