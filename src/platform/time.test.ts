@@ -5,7 +5,11 @@ describe('toIso', () => {
   it('renders exactly what Date#toISOString renders, across days, years and the epoch', () => {
     const samples = [0, -1, 1, 999, 86_399_999, 86_400_000, 951_782_400_000, 1_700_000_000_123, 4_102_444_799_999, 253_402_300_800_000, -62_198_755_200_000];
     for (let i = 0; i < 20_000; i++) samples.push(Math.floor(1_600_000_000_000 + i * 7_919_357.3));
-    for (const epochMs of samples) expect(toIso(epochMs)).toBe(new Date(epochMs).toISOString());
+    // Days from year 0 to past 9999 (leap days, century and 400-year rules), and the six-digit years beyond.
+    for (let epochMs = -62_167_219_200_000 - 86_400_000; epochMs < 253_402_300_800_000 + 86_400_000; epochMs += 5 * 86_400_000 - 1) samples.push(epochMs);
+    const mismatches = samples.filter((epochMs) => toIso(epochMs) !== new Date(epochMs).toISOString());
+    expect(mismatches.map((epochMs) => [toIso(epochMs), new Date(epochMs).toISOString()])).toEqual([]);
+    expect(samples.length).toBeGreaterThan(700_000);
   });
 
   it('keeps null as null', () => {

@@ -1,30 +1,41 @@
 // Times are stored as epoch milliseconds in both databases and rendered as RFC 3339 UTC.
-// A page of 100 tasks renders 300 times; Date#toISOString costs about 1 µs each, a third of the page's
-// database read. This formats the time of day by hand and the date once per day seen: same output.
+// A page of 100 tasks renders up to 400 times; Date#toISOString costs about 1 µs each on this machine,
+// as much as a third of the page's database read. This computes the same text with integer arithmetic.
 
 const DAY_MS = 86_400_000;
-let cachedDay = Number.NaN;
-let cachedDatePrefix = '';
+const FIRST_FOUR_DIGIT_YEAR_MS = -62_167_219_200_000; // 0000-01-01T00:00:00.000Z
+const AFTER_LAST_FOUR_DIGIT_YEAR_MS = 253_402_300_800_000; // 10000-01-01T00:00:00.000Z
 
 /** Same result as `new Date(epochMs).toISOString()` for integer milliseconds. */
 export function toIso(epochMs: number): string {
-  const day = Math.floor(epochMs / DAY_MS);
-  if (day !== cachedDay) {
-    const midnight = new Date(day * DAY_MS).toISOString();
-    cachedDatePrefix = midnight.slice(0, midnight.indexOf('T') + 1);
-    cachedDay = day;
-  }
-  let rest = epochMs - day * DAY_MS;
+  // toISOString writes other years with a sign and six digits; stored times never have them.
+  if (epochMs < FIRST_FOUR_DIGIT_YEAR_MS || epochMs >= AFTER_LAST_FOUR_DIGIT_YEAR_MS) return new Date(epochMs).toISOString();
+  const days = Math.floor(epochMs / DAY_MS);
+  let rest = epochMs - days * DAY_MS;
   const hours = Math.floor(rest / 3_600_000);
   rest -= hours * 3_600_000;
   const minutes = Math.floor(rest / 60_000);
   rest -= minutes * 60_000;
   const seconds = Math.floor(rest / 1000);
   const millis = rest - seconds * 1000;
-  return `${cachedDatePrefix}${pad2(hours)}:${pad2(minutes)}:${pad2(seconds)}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
+  return `${civilDate(days)}T${pad2(hours)}:${pad2(minutes)}:${pad2(seconds)}.${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}Z`;
 }
 
 export const toIsoOrNull = (epochMs: number | null | undefined): string | null =>
   epochMs === null || epochMs === undefined ? null : toIso(Number(epochMs));
+
+/** YYYY-MM-DD of a day counted from 1970-01-01: H. Hinnant's civil_from_days (proleptic Gregorian). */
+function civilDate(daysSinceEpoch: number): string {
+  const z = daysSinceEpoch + 719_468; // days since 0000-03-01
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1;
+  const month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  return `${year < 10 ? '000' : year < 100 ? '00' : year < 1000 ? '0' : ''}${year}-${pad2(month)}-${pad2(day)}`;
+}
 
 const pad2 = (value: number) => (value < 10 ? `0${value}` : `${value}`);
