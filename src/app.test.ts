@@ -89,3 +89,19 @@ describe('database outages', () => {
     expect(JSON.stringify(body)).not.toContain('5432');
   });
 });
+
+describe('conditional requests', () => {
+  it('answers in full with no ETag, since the document has no 304', async () => {
+    const router = Router();
+    router.get('/me', (_req, res) => {
+      res.json({ id: '00000000-0000-4000-8000-000000000001', email: 'ada@example.com', name: null, createdAt: '2026-01-01T00:00:00.000Z' });
+    });
+    const baseUrl = await serve(router, true);
+    const first = await fetch(`${baseUrl}/me`, { headers: { authorization: 'Bearer token' } });
+    expect(first.headers.get('etag')).toBeNull();
+    await first.arrayBuffer();
+    const again = await fetch(`${baseUrl}/me`, { headers: { authorization: 'Bearer token', 'if-none-match': '*' } });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ email: 'ada@example.com' });
+  });
+});

@@ -23,6 +23,9 @@ export function createApp(parts: AppParts): Express {
   const openApi = loadOpenApiDocument();
   const app = express();
   app.disable('x-powered-by');
+  // The document promises no ETag and no 304: Express would hash every body and answer If-None-Match
+  // with a 304 that no client of the contract expects.
+  app.set('etag', false);
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'extended');
 
