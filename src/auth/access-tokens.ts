@@ -35,6 +35,8 @@ export interface AccessTokens {
   isGenuineButExpired: (token: string) => boolean;
   /** The caller a genuine access token describes, expired or not (to revoke its session); undefined for anything else. */
   readIgnoringExpiry: (token: string) => Caller | undefined;
+  /** When a token already verified stops being valid (its exp, in epoch ms); 0 when it has none. */
+  expiresAtMs: (verifiedToken: string) => number;
 }
 
 export function createAccessTokens(settings: AccessTokenSettings): AccessTokens {
@@ -99,6 +101,10 @@ export function createAccessTokens(settings: AccessTokenSettings): AccessTokens 
       } catch {
         return false;
       }
+    },
+    expiresAtMs: (verifiedToken) => {
+      const payload = jwt.decode(verifiedToken, { json: true });
+      return typeof payload?.exp === 'number' ? payload.exp * 1000 : 0;
     },
     readIgnoringExpiry: (token) => {
       try {

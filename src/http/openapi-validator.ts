@@ -14,5 +14,7 @@ export function openApiValidator(document: Record<string, unknown>, validateResp
     validateSecurity: { handlers: securityHandlers },
     validateFormats: true,
     ignoreUndocumented: false,
+    // The document has no multipart bodies: no multer in front of every request.
+    fileUploader: false,
   }) as RequestHandler[];
 }
