@@ -1,0 +1,221 @@
+// listTasks with 10,000 stored tasks, pages of 100: latency of a full walk through the real app over
+// HTTP (sign-in, validation, the tasks component) against the same pages read with knex alone, the
+// ceiling, on SQLite and PostgreSQL. (The sync's write path is measured by bench/sync.bench.ts.)
+// Run alone: node --import tsx bench/list-tasks.bench.ts
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import knexFactory from 'knex';
+import { Client } from 'undici';
+import { createApp } from '../src/app.js';
+import { createComponents } from '../src/components.js';
+import { loadConfig } from '../src/config.js';
+import { createDb, isPostgres, migrate, type Db } from '../src/platform/db.js';
+import { createLogger } from '../src/platform/logger.js';
+import { decodeCursor } from '../src/tasks/task-cursor.js';
+import type { PagePosition } from '../src/tasks/tasks.repository.js';
+import { createTasksService, type TasksService } from '../src/tasks/tasks.service.js';
+
+const TASKS = 10_000;
+const PAGE = 100;
+const WALKS = 10;
+export const handlerMs: number[] = []; export const listMs: number[] = []; export const jsonMs: number[] = [];
+const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+type Engine = 'sqlite' | 'postgres';
+interface Figures {
+  p50: number;
+  p99: number;
+}
+
+interface Database {
+  url: string;
+  drop: () => Promise<void>;
+}
+
+async function createDatabase(engine: Engine): Promise<Database> {
+  if (engine === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'task-service-bench-'));
+    return { url: `sqlite:${join(dir, 'db.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `task_service_bench_${randomUUID().replaceAll('-', '')}`;
+  const admin = knexFactory({ client: 'pg', connection: POSTGRES_ADMIN_URL, pool: { min: 0, max: 1 } });
+  await admin.raw(`create database ${name}`);
+  return {
+    url: POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`),
+    drop: async () => {
+      await admin.raw(`drop database if exists ${name} with (force)`);
+      await admin.destroy();
+    },
+  };
+}
+
+/** `elapsedMs`: from sending the request to the last byte of the answer, before it is parsed. */
+async function getJson(client: Client, path: string, token?: string): Promise<{ status: number; body: unknown; elapsedMs: number }> {
+  const started = performance.now();
+  const res = await client.request({ method: 'GET', path, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const text = await res.body.text();
+  const elapsedMs = performance.now() - started;
+  return { status: res.statusCode, body: JSON.parse(text || 'null'), elapsedMs };
+}
+
+function percentiles(samples: number[]): Figures {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+  return { p50: at(0.5), p99: at(0.99) };
+}
+
+async function seed(db: Db, accountId: string): Promise<void> {
+  const start = Date.now() - TASKS;
+  const rows = Array.from({ length: TASKS }, (_, i) => ({
+    id: randomUUID(),
+    account_id: accountId,
+    title: `Task number ${i} with a title of ordinary length`,
+    notes: i % 2 ? 'Some notes about the task, a sentence or two long.' : null,
+    status: i % 3 ? 'open' : 'completed',
+    priority: (i % 4) + 1,
+    due_at: start + 86_400_000,
+    labels: '["work","release"]',
+    completed_at: i % 3 ? null : start + i,
+    created_at: start + i,
+    updated_at: start + i,
+  }));
+  await db.batchInsert('tasks', rows, 400);
+  await db('accounts').where('id', accountId).update({ task_count: TASKS });
+  // PostgreSQL plans on table statistics; autovacuum would gather them for a table this size within
+  // a minute of the load. Without them it sorts the account's remaining rows for every page.
+  if (isPostgres(db)) await db.raw('analyze tasks');
+}
+
+/** The ceiling: the same page query with knex, no HTTP, no app. */
+function readPageWithKnex(db: Db, accountId: string, after: PagePosition | undefined) {
+  const query = db('tasks').select('*').where('account_id', accountId);
+  if (after) {
+    query.andWhereRaw('(created_at, id) > (?, ?)', [after.createdAt, after.id]);
+  }
+  return query.orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(PAGE + 1);
+}
+
+/**
+ * The floor of any HTTP API here: the tasks component's page, serialised and sent by bare node:http
+ * on the same process, with no routing, sign-in or validation. What the app adds is the distance to it.
+ */
+function startBareServer(tasks: TasksService, accountId: string): Promise<Server> {
+  const server = createServer((req, res) => {
+    const cursor = new URL(req.url!, 'http://bench').searchParams.get('cursor') ?? undefined;
+    const t0 = performance.now();
+    tasks.list(accountId, { limit: PAGE, cursor }).then((page) => {
+      const t1 = performance.now();
+      const body = Buffer.from(JSON.stringify(page));
+      jsonMs.push(performance.now() - t1); listMs.push(t1 - t0);
+      res.once('finish', () => handlerMs.push(performance.now() - t0));
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+      res.end(body);
+    }, (error: unknown) => res.destroy(error as Error));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+async function benchListing(engine: Engine): Promise<Record<'api' | 'bare' | 'knex' | 'me', Figures>> {
+  const database = await createDatabase(engine);
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATABASE_URL: database.url,
+    JWT_SECRET: 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz',
+    CONNECTOR_SECRET_KEY: '0'.repeat(64),
+    RATE_LIMITS_ENABLED: 'false',
+    LOG_LEVEL: 'silent',
+  });
+  const db = createDb(config.database);
+  await migrate(db);
+  const logger = createLogger('silent');
+  const components = await createComponents({ config, db, logger });
+  const app = createApp({
+    config,
+    db,
+    logger,
+    readiness: { database: async () => true },
+    identifyCaller: components.identifyCaller,
+    rateLimit: components.rateLimit,
+    routers: components.routers,
+  });
+  const server = await new Promise<Server>((resolve) => {
+    const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const api = new Client(urlOf(server));
+  let bareServer: Server | undefined;
+  let bare: Client | undefined;
+
+  try {
+    const registered = await api.request({
+      method: 'POST',
+      path: '/auth/register',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `bench-${randomUUID()}@example.com`, password: 'correct horse battery staple' }),
+    });
+    const token = ((await registered.body.json()) as { accessToken: string }).accessToken;
+    const accountId = ((await getJson(api, '/me', token)).body as { id: string }).id;
+    await seed(db, accountId);
+    bareServer = await startBareServer(createTasksService({ db, maxTasks: config.TASKS_MAX_PER_ACCOUNT }), accountId);
+    bare = new Client(urlOf(bareServer));
+
+    const samples = { api: [] as number[], bare: [] as number[], knex: [] as number[], me: [] as number[] };
+    // One walk to warm up (JIT, page cache), then the measured walks. The three readers take turns on
+    // each page, so a busy moment of this shared machine falls on all of them alike.
+    for (let walk = 0; walk <= WALKS; walk++) {
+      let cursor: string | null = null;
+      let seen = 0;
+      do {
+        const path = `/tasks?limit=${PAGE}${cursor ? `&cursor=${cursor}` : ''}`;
+        const page = await getJson(api, path, token);
+        if (page.status !== 200) throw new Error(`GET ${path} answered ${page.status}: ${JSON.stringify(page.body)}`);
+        const barePage = await getJson(bare, path);
+        const started = performance.now();
+        await readPageWithKnex(db, accountId, cursor ? decodeCursor(cursor) : undefined);
+        const knexMs = performance.now() - started;
+        const me = await getJson(api, '/me', token);
+        if (walk > 0) {
+          samples.api.push(page.elapsedMs);
+          samples.bare.push(barePage.elapsedMs);
+          samples.knex.push(knexMs);
+          samples.me.push(me.elapsedMs);
+        }
+        const body = page.body as { items: unknown[]; nextCursor: string | null };
+        seen += body.items.length;
+        cursor = body.nextCursor;
+      } while (cursor);
+      if (seen !== TASKS) throw new Error(`a walk saw ${seen} tasks, not ${TASKS}`);
+    }
+    return { api: percentiles(samples.api), bare: percentiles(samples.bare), knex: percentiles(samples.knex), me: percentiles(samples.me) };
+  } finally {
+    await Promise.all([api.close(), bare?.close()]);
+    server.close();
+    bareServer?.close();
+    await components.stop();
+    await db.destroy();
+    await database.drop();
+  }
+}
+
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+const cell = (figures: Figures) => `${ms(figures.p50)} / ${ms(figures.p99)}`.padEnd(20);
+const ratio = (a: Figures, b: Figures) => `${(a.p50 / b.p50).toFixed(2)}x / ${(a.p99 / b.p99).toFixed(2)}x`.padEnd(16);
+const lines = [
+  `GET /tasks, ${TASKS} stored tasks, pages of ${PAGE}, ${WALKS} full walks (${(WALKS * TASKS) / PAGE} pages), one keep-alive connection each, same process.`,
+  'p50 / p99. knex: the page read alone (the ceiling). bare: the same page served by bare node:http. /me: a signed-in request with no task read.',
+  `  ${'engine'.padEnd(10)} ${'API'.padEnd(20)} ${'knex'.padEnd(20)} ${'API : knex'.padEnd(16)} ${'bare'.padEnd(20)} ${'API : bare'.padEnd(16)} GET /me`,
+];
+for (const engine of ['sqlite'] as const) {
+  const figures = await benchListing(engine);
+  lines.push(
+    `  ${engine.padEnd(10)} ${cell(figures.api)} ${cell(figures.knex)} ${ratio(figures.api, figures.knex)} ${cell(figures.bare)} ${ratio(figures.api, figures.bare)} ${cell(figures.me)}`,
+  );
+}
+process.stdout.write(`${lines.join('\n')}\n`); console.log('handler', percentiles(handlerMs), 'list', percentiles(listMs), 'json', percentiles(jsonMs));
+process.exit(0);
