@@ -81,4 +81,27 @@ describe('the skeleton', () => {
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"$/);
     expect(await response.json()).toMatchObject({ statusCode: 401, code: 'UNAUTHENTICATED' });
   });
+
+  it('answers a method the route does not take with 405 and Allow naming the ones it does', async () => {
+    const response = await fetch(`${server.baseUrl}/tasks`, { method: 'PUT' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')?.split(/, */).sort()).toEqual(['GET', 'POST']);
+    expect(await response.json()).toMatchObject({ statusCode: 405, code: 'METHOD_NOT_ALLOWED' });
+  });
+
+  it('refuses the NUL character anywhere in a request with 400 naming where, on every database', async () => {
+    const body = await post('/auth/register', JSON.stringify({ email: `nul-${Date.now()}@example.com`, password: 'correct horse battery staple', name: 'Ada\u0000' }));
+    expect(body.status).toBe(400);
+    expect(await body.json()).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/body/name' }] });
+    const query = await fetch(`${server.baseUrl}/oauth/authorize?client_id=taskctl%00`);
+    expect(query.status).toBe(400);
+    expect(await query.json()).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/query/client_id' }] });
+    expect(body.headers.get('x-ratelimit-limit')).not.toBeNull();
+  });
+
+  it('challenges a wrong password without calling it a bad token', async () => {
+    const response = await post('/auth/login', JSON.stringify({ email: 'nobody@example.com', password: 'not the password' }));
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"$/);
+  });
 });

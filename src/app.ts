@@ -3,6 +3,7 @@ import { parseBodies, releaseDeferredError } from './http/body-parsing.js';
 import { createDocsRouter, loadOpenApiDocument } from './http/docs.routes.js';
 import { errorHandler } from './http/error-handler.js';
 import { createHealthRouter, type ReadinessProbes } from './http/health.routes.js';
+import { refuseNulCharacters } from './http/nul-characters.js';
 import { openApiValidator } from './http/openapi-validator.js';
 import { errors } from './platform/errors.js';
 import type { CoreDeps } from './deps.js';
@@ -31,6 +32,7 @@ export function createApp(parts: AppParts): Express {
 
   app.use(createHealthRouter(parts.readiness));
   app.use(parseBodies());
+  app.use(refuseNulCharacters);
   app.use(parts.identifyCaller);
   app.use(parts.rateLimit);
   app.use(releaseDeferredError);

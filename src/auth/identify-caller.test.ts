@@ -10,12 +10,17 @@ const noApiTokens = { authenticate: async () => undefined } as unknown as ApiTok
 
 /** Runs the middleware on a request bearing `token` and says what it decided. */
 async function identify(middleware: ReturnType<typeof createIdentifyCaller>, token: string) {
+  const { req } = await run(middleware, token);
+  return { caller: req.caller, failure: req.authFailure };
+}
+
+async function run(middleware: ReturnType<typeof createIdentifyCaller>, token: string) {
   const req = { headers: { authorization: `Bearer ${token}` }, get: () => undefined } as unknown as Request;
   (req as { res?: unknown }).res = {} as Response;
   await new Promise<void>((resolve, reject) => {
     void middleware(req, req.res!, (err?: unknown) => (err ? reject(err as Error) : resolve()));
   });
-  return { caller: req.caller, failure: req.authFailure };
+  return { req };
 }
 
 describe('identifyCaller', () => {
@@ -41,5 +46,16 @@ describe('identifyCaller', () => {
     const forged = `${header}.${payload}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
     expect(await identify(middleware, forged)).toEqual({ caller: undefined, failure: 'invalid' });
     expect((await identify(middleware, token)).caller).toBeDefined();
+  });
+});
+
+describe('identifyCaller when the database is down', () => {
+  it('holds the failure of an API-token lookup back for after the rate limiter, instead of answering', async () => {
+    const outage = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const failingApiTokens = { authenticate: async () => Promise.reject(outage) } as unknown as ApiTokens;
+    const middleware = createIdentifyCaller(createAccessTokens(settings), failingApiTokens);
+    const { req } = await run(middleware, 'tsk_0123456789abcdef');
+    expect(req.deferredError).toBe(outage);
+    expect(req.caller).toBeUndefined();
   });
 });

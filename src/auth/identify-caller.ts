@@ -50,7 +50,15 @@ export function createIdentifyCaller(accessTokens: AccessTokens, apiTokens: ApiT
       req.authFailure = 'invalid';
       return next();
     }
-    const caller = token.startsWith(API_TOKEN_PREFIX) ? await apiTokens.authenticate(token) : (verified.get(token) ?? (await verifyJwt(req, token)));
+    let caller: Caller | undefined;
+    try {
+      caller = token.startsWith(API_TOKEN_PREFIX) ? await apiTokens.authenticate(token) : (verified.get(token) ?? (await verifyJwt(req, token)));
+    } catch (error) {
+      // An API token is looked up in the database: when that is down, the answer (503) is still
+      // counted and given the rate-limit headers, like any other error, before it is sent.
+      req.deferredError ??= error;
+      return next();
+    }
     if (caller) req.caller = caller;
     else req.authFailure ??= 'invalid';
     next();

@@ -9,6 +9,8 @@ interface HttpLikeError {
   type?: string;
   errors?: { path?: string; message?: string }[];
   message?: string;
+  /** express-openapi-validator puts `Allow` here on a 405. */
+  headers?: Record<string, string>;
 }
 
 /** Renders every error in the common body; unknown errors become a 500 without internals. */
@@ -18,8 +20,11 @@ export function errorHandler(logger: Logger, publicUrl: string | undefined): Err
     const appError = toAppError(err, req);
     if (appError.status >= 500 && appError.code !== 'NOT_IMPLEMENTED') logger.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
     if (appError.status === 401) {
-      const metadata = `${publicBaseUrl(req, publicUrl)}/.well-known/oauth-protected-resource`;
-      res.setHeader('WWW-Authenticate', `Bearer error="invalid_token", resource_metadata="${metadata}"`);
+      // Every 401 carries a challenge (RFC 9110 §11.6.1) pointing at the resource metadata (decisions §9);
+      // `error="invalid_token"` only where a bearer token was the problem, not a password or refresh token.
+      const metadata = `resource_metadata="${publicBaseUrl(req, publicUrl)}/.well-known/oauth-protected-resource"`;
+      const aboutTheToken = appError.code === 'UNAUTHENTICATED' || appError.code === 'TOKEN_EXPIRED';
+      res.setHeader('WWW-Authenticate', aboutTheToken ? `Bearer error="invalid_token", ${metadata}` : `Bearer ${metadata}`);
     }
     for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
     res.status(appError.status).json(appError.toBody());
@@ -59,8 +64,11 @@ function toAppError(err: unknown, req: Request): AppError {
       return errors.insufficientScope(req.securityOutcome?.requiredScope ?? 'unknown');
     case 404:
       return new AppError(404, 'NOT_FOUND', `No route ${req.method} ${req.path}.`);
-    case 405:
-      return new AppError(405 as number, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}.`);
+    case 405: {
+      // RFC 9110 §15.5.6: a 405 names the methods the resource does take.
+      const allow = e.headers?.Allow;
+      return new AppError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}.`, {}, allow ? { Allow: allow } : {});
+    }
     case 413:
       return new AppError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.');
     case 415:
