@@ -51,7 +51,7 @@ describe('registering', () => {
   it('stores the email trimmed and lower-cased, and refuses the same email in other case with 409 EMAIL_IN_USE', async () => {
     const email = uniqueEmail('Case');
     const mixed = email.replace('case', 'CaSe').replace('example.com', 'Example.COM');
-    const first = await server.client().registerAccount({ email: mixed, password: PASSWORD });
+    const first = await server.client().registerAccount({ email: `  ${mixed}\t`, password: PASSWORD });
     expect(first.response.status).toBe(201);
     const me = await server.client({ accessToken: first.data!.accessToken }).getMe();
     expect(me.data!.email).toBe(mixed.toLowerCase());

@@ -803,7 +803,10 @@ export interface components {
         /** @enum {string} */
         Scope: "tasks:read" | "tasks:write" | "connectors:read" | "connectors:write";
         RegisterRequest: {
-            /** Format: email */
+            /**
+             * Format: email
+             * @description Spaces around it are trimmed; stored lower-cased.
+             */
             email: string;
             password: string;
             name?: string;

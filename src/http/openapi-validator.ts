@@ -1,4 +1,5 @@
 import * as OpenApiValidator from 'express-openapi-validator';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { RequestHandler } from 'express';
 import { securityHandlers } from './security-handlers.js';
 
@@ -16,5 +17,7 @@ export function openApiValidator(document: Record<string, unknown>, validateResp
     ignoreUndocumented: false,
     // The document has no multipart bodies: no multer in front of every request.
     fileUploader: false,
+    // An email is trimmed before it is stored (decisions §3), so spaces around it are not an error.
+    formats: { email: { type: 'string', validate: (value: string) => (fullFormats.email as RegExp).test(value.trim()) } },
   }) as RequestHandler[];
 }
