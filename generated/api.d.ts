@@ -1106,8 +1106,8 @@ export interface components {
         OAuthRevokeRequest: {
             /** @description A refresh or access token (required). */
             token?: string;
-            /** @enum {string} */
-            token_type_hint?: "access_token" | "refresh_token";
+            /** @description `access_token` or `refresh_token`; optional, and any value is only a hint (RFC 7009 §2.1): the token is looked up either way. */
+            token_type_hint?: string;
             client_id?: string;
         };
         OAuthError: {
@@ -1370,6 +1370,12 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                 [name: string]: unknown;
             };
             content: {
@@ -1490,7 +1496,7 @@ export interface components {
         "Retry-After": number;
         /** @description Where the created resource is. */
         Location: string;
-        /** @description Bearer error="invalid_token" (RFC 6750), with resource_metadata pointing at the protected resource metadata (RFC 9728). */
+        /** @description On every 401: `Bearer error="invalid_token", resource_metadata="…"` (RFC 6750, RFC 9728) when the bearer token is missing, malformed, unknown or expired; `Bearer resource_metadata="…"` when the password or refresh token was the problem. */
         "WWW-Authenticate": string;
         /** @description The OAuth pages' policy: nothing loads but their own inline style; forms post only to this server and the client's redirect URI; no framing. */
         "Content-Security-Policy": string;
@@ -1606,6 +1612,7 @@ export interface operations {
             /** @description Unknown email or wrong password (`INVALID_CREDENTIALS`). */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1685,6 +1692,7 @@ export interface operations {
             /** @description Unknown, expired or revoked (`INVALID_REFRESH_TOKEN`) or already rotated (`REFRESH_TOKEN_REUSED`) refresh token. */
             401: {
                 headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
