@@ -194,6 +194,35 @@ describe('the apps an account has authorised', () => {
     expect(after.items).toHaveLength(1);
   });
 
+  it('revoking an app also revokes the API tokens it minted, and those its tokens minted, but not the account’s own', async () => {
+    const { email, tokens, client: web } = await signedInClient(server);
+    const appId = await registeredApp(server);
+    const app = await authorizedCode(server, { clientId: appId, redirectUri: APP_REDIRECT, scope: 'tasks:read', email });
+    const appAccessToken = (await exchangeCode(server, appId, APP_REDIRECT, app.code, app.verifier)).body.access_token as string;
+    const minted = await server.client({ accessToken: appAccessToken }).createApiToken({ name: 'minted by the app' });
+    expect(minted.response.status).toBe(201);
+    expect(minted.data!.scopes).toEqual(['tasks:read']);
+    const appToken = server.client({ accessToken: minted.data!.token });
+    const chained = await appToken.createApiToken({ name: 'minted by the app’s token' });
+    expect(chained.response.status).toBe(201);
+    const chainedToken = server.client({ accessToken: chained.data!.token });
+    const own = await web.createApiToken({ name: 'the account’s own' });
+    const ownToken = server.client({ accessToken: own.data!.token });
+    expect((await appToken.listTasks()).response.status).toBe(200);
+    expect((await chainedToken.listTasks()).response.status).toBe(200);
+
+    const removed = await fetch(`${server.baseUrl}/oauth/authorizations/${appId}`, { method: 'DELETE', headers: bearer(tokens.accessToken) });
+    expect(removed.status).toBe(204);
+
+    for (const revoked of [appToken, chainedToken]) {
+      const refused = await revoked.listTasks();
+      expect(refused.response.status).toBe(401);
+      expect(refused.error!.code).toBe('UNAUTHENTICATED');
+    }
+    expect((await ownToken.listTasks()).response.status).toBe(200);
+    expect((await web.listApiTokens()).data!.items.map((item) => item.id)).toEqual([own.data!.id]);
+  });
+
   it("an app's own token sees only its own authorisation, and cannot revoke another app's", async () => {
     const { email } = await signedInClient(server);
     const appId = await registeredApp(server);

@@ -11,6 +11,8 @@ export interface ApiTokenRow {
   expires_at: number | null;
   last_used_at: number | null;
   revoked_at: number | null;
+  /** The OAuth app whose authorisation the token lives under; null for the account's own tokens. */
+  oauth_client_id: string | null;
 }
 
 export type UsableApiToken = Pick<ApiTokenRow, 'id' | 'account_id' | 'scopes' | 'last_used_at'>;
@@ -25,9 +27,13 @@ export interface ApiTokensRepository {
   touch: (id: string, now: number, notSince: number) => Promise<void>;
   /** True when a live token of the account was revoked by this call. */
   revoke: (accountId: string, id: string, now: number) => Promise<boolean>;
+  /** The app a token lives under (null for the account's own), whether or not it is still usable. */
+  oauthClientOf: (id: string) => Promise<string | null>;
+  /** Revokes every live token of the account that lives under this app (its authorisation was withdrawn). */
+  revokeForOAuthClient: (accountId: string, clientId: string, now: number) => Promise<void>;
 }
 
-const LISTED: (keyof ApiTokenRow)[] = ['id', 'account_id', 'name', 'token_hash', 'prefix', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'revoked_at'];
+const LISTED: (keyof ApiTokenRow)[] = ['id', 'account_id', 'name', 'token_hash', 'prefix', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'revoked_at', 'oauth_client_id'];
 
 export function createApiTokensRepository(db: Db): ApiTokensRepository {
   const table = 'api_tokens';
@@ -56,6 +62,13 @@ export function createApiTokensRepository(db: Db): ApiTokensRepository {
     revoke: async (accountId, id, now) => {
       const count = await db(table).update({ revoked_at: now }).where({ id, account_id: accountId }).whereNull('revoked_at');
       return count > 0;
+    },
+    oauthClientOf: async (id) => {
+      const row = await db<ApiTokenRow>(table).select('oauth_client_id').where({ id }).first();
+      return row?.oauth_client_id ?? null;
+    },
+    revokeForOAuthClient: async (accountId, clientId, now) => {
+      await db(table).update({ revoked_at: now }).where({ account_id: accountId, oauth_client_id: clientId }).whereNull('revoked_at');
     },
   };
 }

@@ -22,6 +22,8 @@ export interface ApiTokens {
   create: (caller: Caller, request: Schemas['CreateApiTokenRequest']) => Promise<ApiTokenCreated>;
   list: (accountId: string) => Promise<ApiToken[]>;
   revoke: (accountId: string, tokenId: string) => Promise<void>;
+  /** Revokes the tokens that live under an app's authorisation, when the account withdraws it. */
+  revokeForOAuthClient: (accountId: string, clientId: string) => Promise<void>;
   /** The caller a `tsk_` secret stands for, or undefined when it is unknown, revoked or expired. */
   authenticate: (secret: string) => Promise<Caller | undefined>;
 }
@@ -46,6 +48,7 @@ export function createApiTokens(repository: ApiTokensRepository): ApiTokens {
         expires_at: request.expiresInDays === undefined ? null : now + request.expiresInDays * DAY_MS,
         last_used_at: null,
         revoked_at: null,
+        oauth_client_id: await oauthClientBehind(caller, repository),
       };
       await repository.insert(row);
       return { ...toApiToken(row), token: secret };
@@ -56,6 +59,8 @@ export function createApiTokens(repository: ApiTokensRepository): ApiTokens {
     revoke: async (accountId, tokenId) => {
       if (!(await repository.revoke(accountId, tokenId, Date.now()))) throw errors.notFound('API token');
     },
+
+    revokeForOAuthClient: (accountId, clientId) => repository.revokeForOAuthClient(accountId, clientId, Date.now()),
 
     authenticate: async (secret) => {
       const now = Date.now();
@@ -72,6 +77,17 @@ export function createApiTokens(repository: ApiTokensRepository): ApiTokens {
       };
     },
   };
+}
+
+/**
+ * The app a new token must not outlive. A token minted by an API token inherits that token's app, so
+ * an app cannot escape its withdrawal through a chain of tokens; a web session is the person
+ * themselves, and their own tokens survive withdrawing any app.
+ */
+async function oauthClientBehind(caller: Caller, repository: ApiTokensRepository): Promise<string | null> {
+  if (caller.kind === 'oauth') return caller.clientId;
+  if (caller.kind === 'api-token' && caller.apiTokenId !== undefined) return repository.oauthClientOf(caller.apiTokenId);
+  return null;
 }
 
 function toApiToken(row: ApiTokenRow): ApiToken {

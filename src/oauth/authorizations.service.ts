@@ -1,4 +1,5 @@
 import type { components } from '../../generated/api.js';
+import type { ApiTokens } from '../auth/api-tokens.service.js';
 import type { TokenPairs } from '../auth/token-pairs.js';
 import type { Caller } from '../http/caller.js';
 import { errors } from '../platform/errors.js';
@@ -20,9 +21,10 @@ export function createAuthorizations(deps: {
   repository: AuthorizationsRepository;
   codes: AuthorizationCodesRepository;
   tokenPairs: TokenPairs;
+  apiTokens: Pick<ApiTokens, 'revokeForOAuthClient'>;
   clients: Clients;
 }): Authorizations {
-  const { repository, codes, tokenPairs, clients } = deps;
+  const { repository, codes, tokenPairs, apiTokens, clients } = deps;
   // The account's own sessions and API tokens manage every app; an app manages only itself.
   const visibleTo = (caller: Caller, clientId: string) => caller.kind !== 'oauth' || caller.clientId === clientId;
 
@@ -45,6 +47,7 @@ export function createAuthorizations(deps: {
       // Codes first: a redemption in flight then sees the mark and revokes what it issues itself.
       await codes.revokeAccountClient(caller.accountId, clientId, Date.now());
       await tokenPairs.revokeClientSessions(caller.accountId, clientId);
+      await apiTokens.revokeForOAuthClient(caller.accountId, clientId);
     },
   };
 }

@@ -1,4 +1,6 @@
 import type { Router } from 'express';
+import { createApiTokensRepository } from '../auth/api-tokens.repository.js';
+import { createApiTokens } from '../auth/api-tokens.service.js';
 import type { AuthComponent } from '../auth/auth.component.js';
 import { resolveJwtSecret } from '../auth/jwt-secret.js';
 import type { CoreDeps } from '../deps.js';
@@ -47,7 +49,14 @@ export function createOAuthComponent(
     consent,
     library,
     revoke: createRevocation({ tokenPairs: auth.tokenPairs, accessTokens: auth.accessTokens }),
-    authorizations: createAuthorizations({ repository: authorizationsRepository, codes, tokenPairs: auth.tokenPairs, clients }),
+    authorizations: createAuthorizations({
+      repository: authorizationsRepository,
+      codes,
+      tokenPairs: auth.tokenPairs,
+      // Stateless over the same table as the auth component's own instance.
+      apiTokens: createApiTokens(createApiTokensRepository(db)),
+      clients,
+    }),
   });
   return { router };
 }

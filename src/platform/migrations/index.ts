@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as initial from './001-initial.js';
 import * as connectors from './004-connectors.js';
 import * as oauth from './005-oauth.js';
+import * as apiTokenOrigin from './006-api-token-origin.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -9,6 +10,7 @@ const all: Record<string, Migration> = {
   '001-initial': initial,
   '004-connectors': connectors,
   '005-oauth': oauth,
+  '006-api-token-origin': apiTokenOrigin,
 };
 
 /** Migrations compiled in, so they run the same from src/ under tsx and from dist/. */
