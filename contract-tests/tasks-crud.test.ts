@@ -134,6 +134,25 @@ describe('validation by the document', () => {
     expect((await client.getUsage()).data?.tasks.used).toBe(0);
     expect((await client.listTasks()).data?.items).toEqual([]);
   });
+
+  it.each([
+    ['after year 9999 in UTC', '9999-12-31T23:00:00-02:00'],
+    ['before year 0000 in UTC', '0000-01-01T00:00:00+01:00'],
+  ])('a time %s is 400 on /body/dueAt for create and change and on /query/updatedSince, and nothing is stored', async (_case, time) => {
+    const { tokens, client } = await signedInClient(server);
+    const task = (await client.createTask({ title: 'kept' })).data!;
+
+    const refused = await send(tokens.accessToken, 'POST', '/tasks', { title: 't', dueAt: time });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/body/dueAt' }] });
+    const change = await client.updateTask(task.id, { dueAt: time });
+    expect(change.error).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', details: [{ path: '/body/dueAt' }] } });
+    const page = await client.listTasks({ updatedSince: time });
+    expect(page.error).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', details: [{ path: '/query/updatedSince' }] } });
+
+    expect((await client.getUsage()).data?.tasks.used).toBe(1);
+    expect((await client.listTasks()).data?.items).toEqual([task]);
+  });
 });
 
 describe('Idempotency-Key on create', () => {

@@ -60,6 +60,25 @@ describe.each(engines)('tasks service on %s', (engine) => {
       });
     });
 
+    it('times from year 0000 to 9999 in UTC are stored; a millisecond beyond either end is a validation error on the field', async () => {
+      const { accountId, service, countOf } = await setUp();
+      const first = (await service.create(accountId, { title: 'first', dueAt: '0000-01-01T00:00:00Z' })).body;
+      expect(first.dueAt).toBe('0000-01-01T00:00:00.000Z');
+      expect((await service.update(accountId, first.id, { dueAt: '9999-12-31T23:59:59.999Z' })).dueAt).toBe('9999-12-31T23:59:59.999Z');
+      // In UTC: -0001-12-31T23:59:59.999Z and 10000-01-01T00:00:00.000Z.
+      for (const time of ['0000-01-01T00:59:59.999+01:00', '9999-12-31T22:00:00-02:00']) {
+        expect((await rejection(service.create(accountId, { title: 't', dueAt: time }))).toBody()).toMatchObject({
+          statusCode: 400,
+          details: [{ path: '/body/dueAt' }],
+        });
+        const change = await rejection(service.update(accountId, first.id, { dueAt: time }));
+        expect(change.toBody()).toMatchObject({ details: [{ path: '/body/dueAt' }] });
+        const page = await rejection(service.list(accountId, { updatedSince: time }));
+        expect(page.toBody()).toMatchObject({ details: [{ path: '/query/updatedSince' }] });
+      }
+      expect(await countOf()).toBe(1);
+    });
+
     it("another account's task is not found for reading, changing or deleting, and stays as it was", async () => {
       const owner = await setUp();
       const other = await setUp();

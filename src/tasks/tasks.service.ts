@@ -122,9 +122,15 @@ function toEpochOrNull(value: string | null | undefined, path: string): number |
   return value === null || value === undefined ? null : toEpoch(value, path);
 }
 
-/** The document has checked the RFC 3339 shape; a few valid ones (a leap second) still have no instant here. */
+// RFC 3339 has four-digit years only; an offset can carry a valid time past either end once it is in UTC.
+const FIRST_STORABLE_MS = -62_167_219_200_000; // 0000-01-01T00:00:00.000Z
+const AFTER_LAST_STORABLE_MS = 253_402_300_800_000; // 10000-01-01T00:00:00.000Z
+
+/** The document has checked the RFC 3339 shape; a few valid ones (a leap second, a year outside 0000–9999 in UTC) still have no instant here. */
 function toEpoch(value: string, path: string): number {
   const epochMs = Date.parse(value.toUpperCase());
-  if (Number.isNaN(epochMs)) throw errors.validation([{ path, message: 'is not a time this service can store' }]);
+  if (Number.isNaN(epochMs) || epochMs < FIRST_STORABLE_MS || epochMs >= AFTER_LAST_STORABLE_MS) {
+    throw errors.validation([{ path, message: 'is not a time this service can store' }]);
+  }
   return epochMs;
 }

@@ -102,6 +102,32 @@ describe.each(engines)('upsertExternalTasks on %s', (engine) => {
     expect(blank.title).toBe('(untitled)');
   });
 
+  it('notes are cut to the 10,000 characters the API accepts, on insert and on update', async () => {
+    const { sync, rowsOf } = await setUp();
+    await sync([item('a', { notes: '😀'.repeat(10_500) })]);
+    expect(Array.from((await rowsOf())[0].notes)).toHaveLength(10_000);
+    expect(await sync([item('a', { notes: `${'n'.repeat(10_000)}more` })])).toMatchObject({ updated: 1 });
+    expect((await rowsOf())[0].notes).toBe('n'.repeat(10_000));
+    expect(await sync([item('a', { notes: `${'n'.repeat(10_000)}other` })])).toMatchObject({ unchanged: 1 });
+  });
+
+  it('NUL characters, which PostgreSQL text refuses, are removed from title, notes, external id and url without failing the batch', async () => {
+    const { sync, rowsOf } = await setUp();
+    const counts = await sync([
+      item('a\u0000', { title: 'Ti\u0000tle', notes: 'no\u0000tes', url: 'https://example.com/\u0000a' }),
+      item('b', { title: '\u0000' }),
+      item('a', { title: 'Title again' }),
+    ]);
+    expect(counts).toEqual({ created: 2, updated: 0, unchanged: 0, droppedOverQuota: 0 });
+    const rows = await rowsOf();
+    expect(rows.map((row) => [row.external_id, row.title, row.notes, row.external_url])).toEqual([
+      ['a', 'Title again', null, 'https://example.com/a'],
+      ['b', '(untitled)', null, 'https://example.com/b'],
+    ]);
+    expect(await sync([item('a', { title: 'Ti\u0000tle', notes: 'no\u0000tes' })])).toMatchObject({ updated: 1 });
+    expect((await rowsOf())[0]).toMatchObject({ title: 'Title', notes: 'notes' });
+  });
+
   it('parallel syncs of two connector accounts never take the account past its cap', async () => {
     const { accountId, sync, taskCountOf, rowsOf } = await setUp(90);
     const other = await insertConnectorAccount(store.db, accountId, 'ical');

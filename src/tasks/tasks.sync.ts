@@ -36,7 +36,8 @@ export interface ExternalTaskBatch {
  */
 export async function upsertExternalTasks(db: Db, batch: ExternalTaskBatch): Promise<UpsertCounts> {
   const now = Date.now();
-  const items = lastOccurrenceOfEachExternalId(batch.items).map(normaliseItem);
+  // Normalised first: ids that differ only in a removed character are one item, not a unique-key violation.
+  const items = lastOccurrenceOfEachExternalId(batch.items.map(normaliseItem));
   if (items.length === 0) return { created: 0, updated: 0, unchanged: 0, droppedOverQuota: 0 };
 
   return db.transaction(async (trx) => {
@@ -68,7 +69,9 @@ export async function detachConnectorTasks(db: Db, connectorAccountId: string): 
 // Both engines accept this many bound parameters per statement with room to spare
 // (SQLite 32766, PostgreSQL 65535).
 const ROWS_PER_STATEMENT = 500;
+// The limits TaskCreate puts on what a client may store (labels: synced tasks have none).
 const TITLE_MAX_CHARS = 500;
+const NOTES_MAX_CHARS = 10_000;
 
 type NormalisedItem = ExternalTask;
 interface KnownRow {
@@ -91,14 +94,23 @@ function lastOccurrenceOfEachExternalId(items: ExternalTask[]): ExternalTask[] {
 }
 
 function normaliseItem(item: ExternalTask): NormalisedItem {
-  const chars = Array.from(item.title.trim());
+  const chars = Array.from(withoutNul(item.title).trim());
   const title = chars.length === 0 ? '(untitled)' : chars.slice(0, TITLE_MAX_CHARS).join('');
   return {
     ...item,
+    externalId: withoutNul(item.externalId),
     title,
+    notes: item.notes === null ? null : firstChars(withoutNul(item.notes), NOTES_MAX_CHARS),
+    url: item.url === null ? null : withoutNul(item.url),
     completedAt: item.status === 'completed' ? item.completedAt : null,
   };
 }
+
+/** PostgreSQL refuses U+0000 in text (22021), which would fail the whole batch; SQLite would keep it. */
+const withoutNul = (text: string) => text.replaceAll('\u0000', '');
+
+/** Counts code points, as the document's maxLength does; a string no longer in UTF-16 units is never cut. */
+const firstChars = (text: string, max: number) => (text.length <= max ? text : Array.from(text).slice(0, max).join(''));
 
 async function selectKnown(trx: Knex.Transaction, connectorAccountId: string, items: NormalisedItem[]): Promise<Map<string, KnownRow>> {
   const known = new Map<string, KnownRow>();
