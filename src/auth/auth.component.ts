@@ -4,7 +4,7 @@ import { createAccessTokens, type AccessTokens } from './access-tokens.js';
 import { createAccountsRepository } from './accounts.repository.js';
 import { createApiTokensRepository } from './api-tokens.repository.js';
 import { createApiTokensRouter } from './api-tokens.routes.js';
-import { createApiTokens } from './api-tokens.service.js';
+import { createApiTokens, type ApiTokens } from './api-tokens.service.js';
 import { createAuthRouter } from './auth.routes.js';
 import { createAuthService, type AuthService } from './auth.service.js';
 import { createIdentifyCaller } from './identify-caller.js';
@@ -25,6 +25,8 @@ export interface AuthComponent {
   verifyCredentials: AuthService['verifyCredentials'];
   tokenPairs: TokenPairs;
   accessTokens: AccessTokens;
+  /** For withdrawing an OAuth app: the API tokens it minted go with it. */
+  revokeApiTokensOfOAuthClient: ApiTokens['revokeForOAuthClient'];
 }
 
 export function createAuthComponent({ config, db, logger }: CoreDeps): AuthComponent {
@@ -60,5 +62,6 @@ export function createAuthComponent({ config, db, logger }: CoreDeps): AuthCompo
     verifyCredentials: service.verifyCredentials,
     tokenPairs,
     accessTokens,
+    revokeApiTokensOfOAuthClient: apiTokens.revokeForOAuthClient,
   };
 }

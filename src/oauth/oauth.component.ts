@@ -1,6 +1,4 @@
 import type { Router } from 'express';
-import { createApiTokensRepository } from '../auth/api-tokens.repository.js';
-import { createApiTokens } from '../auth/api-tokens.service.js';
 import type { AuthComponent } from '../auth/auth.component.js';
 import { resolveJwtSecret } from '../auth/jwt-secret.js';
 import type { CoreDeps } from '../deps.js';
@@ -23,7 +21,7 @@ export interface OAuthComponent {
 /** The OAuth 2.0 authorisation server (decisions §9), built on the auth component's sign-in and tokens. */
 export function createOAuthComponent(
   { config, db, logger }: CoreDeps,
-  auth: Pick<AuthComponent, 'verifyCredentials' | 'tokenPairs' | 'accessTokens'>,
+  auth: Pick<AuthComponent, 'verifyCredentials' | 'tokenPairs' | 'accessTokens' | 'revokeApiTokensOfOAuthClient'>,
 ): OAuthComponent {
   const clients = createClients(createClientsRepository(db));
   const codes = createAuthorizationCodesRepository(db);
@@ -53,8 +51,7 @@ export function createOAuthComponent(
       repository: authorizationsRepository,
       codes,
       tokenPairs: auth.tokenPairs,
-      // Stateless over the same table as the auth component's own instance.
-      apiTokens: createApiTokens(createApiTokensRepository(db)),
+      apiTokens: { revokeForOAuthClient: auth.revokeApiTokensOfOAuthClient },
       clients,
     }),
   });
