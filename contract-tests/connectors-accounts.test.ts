@@ -113,6 +113,23 @@ describe('connecting an account', () => {
     expect((await client.getUsage()).data!.connectorAccounts).toContainEqual({ type: 'ical', limit: 5, used: 1 });
   });
 
+  it('6 parallel connects of the same new account for the last place: one creates it (201), the others re-authorise it (200)', async () => {
+    const { client } = await signedInClient(server);
+    for (let i = 1; i <= 4; i++) {
+      const token = newToken();
+      github.addAccount(token, { id: 6100 + i, login: `present${i}` });
+      expect((await client.connectAccount('github', { token, baseUrl: github.baseUrl })).response.status).toBe(201);
+    }
+    const token = newToken();
+    github.addAccount(token, { id: 6200, login: 'last-place' });
+    github.gatherUserRequests(token, 6);
+    const responses = await Promise.all(Array.from({ length: 6 }, () => client.connectAccount('github', { token, baseUrl: github.baseUrl })));
+    expect(responses.map((response) => response.response.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
+    expect(new Set(responses.map((response) => response.data!.id)).size).toBe(1);
+    expect((await client.listConnectorAccounts()).data!.items).toHaveLength(5);
+    expect((await client.getUsage()).data!.connectorAccounts).toContainEqual({ type: 'github', limit: 5, used: 5 });
+  });
+
   it('refused credentials answer 422 CONNECTOR_AUTH_FAILED with what the provider said, and connect nothing', async () => {
     const { client } = await signedInClient(server);
     const github401 = await client.connectAccount('github', { token: 'ghp_wrong', baseUrl: github.baseUrl });

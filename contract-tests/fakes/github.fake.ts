@@ -32,6 +32,8 @@ export interface FakeGithub extends HttpFake {
   hangIssues: (token: string, hang?: boolean) => void;
   /** Requests to /issues with this token are answered after this many milliseconds. */
   delayIssues: (token: string, ms: number) => void;
+  /** Requests to /user with this token are held until this many have arrived, then answered together. */
+  gatherUserRequests: (token: string, count: number) => void;
 }
 
 interface Account {
@@ -40,6 +42,7 @@ interface Account {
   rateLimitResetAt?: number;
   hang?: boolean;
   delayMs?: number;
+  heldUserAnswers?: { count: number; answers: (() => void)[] };
 }
 
 export async function startFakeGithub(): Promise<FakeGithub> {
@@ -61,7 +64,17 @@ export async function startFakeGithub(): Promise<FakeGithub> {
         rateLimitHeaders(0, account.rateLimitResetAt),
       );
     }
-    if (url.pathname === '/user') return json(res, 200, userBody(account.user, origin), rateLimitHeaders(4999));
+    if (url.pathname === '/user') {
+      const answer = () => json(res, 200, userBody(account.user, origin), rateLimitHeaders(4999));
+      const held = account.heldUserAnswers;
+      if (!held) return answer();
+      held.answers.push(answer);
+      if (held.answers.length >= held.count) {
+        account.heldUserAnswers = undefined;
+        held.answers.forEach((release) => release());
+      }
+      return;
+    }
     if (url.pathname === '/issues') {
       if (account.hang) return;
       if (account.delayMs) {
@@ -101,6 +114,10 @@ export async function startFakeGithub(): Promise<FakeGithub> {
     delayIssues: (token, ms) => {
       const account = accounts.get(token);
       if (account) account.delayMs = ms;
+    },
+    gatherUserRequests: (token, count) => {
+      const account = accounts.get(token);
+      if (account) account.heldUserAnswers = { count, answers: [] };
     },
   };
 }

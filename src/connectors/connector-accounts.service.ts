@@ -54,7 +54,8 @@ export function createConnectorAccountsService(deps: ConnectorAccountsDeps) {
      * Verifies the credentials with the provider, then in one transaction: the same external account
      * gets its credentials replaced (200, also at the cap), a new one takes a place under the cap (201)
      * or is refused (403). Two parallel connects of the same new account: one inserts, the other hits
-     * the unique key, rolls back its place and replaces instead.
+     * the unique key, rolls back its place and replaces instead, or, when the first took the last
+     * place, finds its account and replaces.
      */
     async connect(accountId: string, type: ConnectorType, body: unknown): Promise<{ created: boolean; account: ConnectorAccountRow }> {
       const connection = definition(type).open(body, deps.tools);
@@ -65,16 +66,21 @@ export function createConnectorAccountsService(deps: ConnectorAccountsDeps) {
         try {
           return await db.transaction(async (trx) => {
             const now = Date.now();
-            const existing = await findByExternalId(trx, accountId, type, identity.externalId);
-            if (existing) {
+            const reauthorise = async (existing: ConnectorAccountRow) => {
               const sealed = cipher.seal(connection.credentials, { connectorAccountId: existing.id, type });
               await replaceCredentials(trx, existing.id, sealed, identity.displayName, now);
               return {
                 created: false,
                 account: { ...existing, credentials_encrypted: sealed, display_name: identity.displayName, updated_at: now },
               };
-            }
+            };
+            const existing = await findByExternalId(trx, accountId, type, identity.externalId);
+            if (existing) return reauthorise(existing);
             if (!(await takeConnectorPlace(trx, accountId, type, max))) {
+              // A parallel connect of this same account may have taken the last place: the UPDATE waited
+              // for its commit (PostgreSQL, read committed), so a fresh look now finds what it inserted.
+              const connectedMeanwhile = await findByExternalId(trx, accountId, type, identity.externalId);
+              if (connectedMeanwhile) return reauthorise(connectedMeanwhile);
               const used = (await usedConnectorPlaces(trx, accountId)).get(type) ?? max;
               throw errors.quotaExceeded(
                 'connectorAccounts',

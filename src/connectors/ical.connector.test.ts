@@ -69,6 +69,56 @@ describe('the ical connector', () => {
     ]);
   });
 
+  it('keeps an item whose DUE or COMPLETED cannot be read, without that date, and skips one it cannot read at all', () => {
+    const text = [
+      'BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//x//EN',
+      'BEGIN:VTODO', 'UID:bad-due', 'SUMMARY:Garbage due', 'DUE:garbage', 'END:VTODO',
+      'BEGIN:VTODO', 'UID:year-only', 'SUMMARY:Year only', 'DUE:2024', 'END:VTODO',
+      'BEGIN:VTODO', 'UID:bad-completed', 'SUMMARY:Garbage completed', 'COMPLETED:garbage', 'DUE:20240701T120000Z', 'END:VTODO',
+      'BEGIN:VTODO', 'UID:bad-status', 'SUMMARY:Status as a date', 'STATUS;VALUE=DATE:x', 'END:VTODO',
+      'BEGIN:VTODO', 'UID:fine', 'SUMMARY:Fine', 'DUE:20240702T120000Z', 'END:VTODO',
+      'END:VCALENDAR', '',
+    ].join('\r\n');
+    expect(todosOf(text).map((task) => [task.externalId, task.status, task.completedAt, task.dueAt])).toEqual([
+      ['bad-due', 'open', null, null],
+      ['year-only', 'open', null, null],
+      ['bad-completed', 'completed', null, Date.parse('2024-07-01T12:00:00Z')],
+      ['fine', 'open', null, Date.parse('2024-07-02T12:00:00Z')],
+    ]);
+  });
+
+  it('keeps years 0–99 as written, and leaves out dates the API cannot show (outside 0000–9999 UTC)', () => {
+    const text = [
+      'BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//x//EN',
+      'BEGIN:VTIMEZONE', 'TZID:Far/East', 'BEGIN:STANDARD', 'DTSTART:00000101T000000', 'TZOFFSETFROM:+1400', 'TZOFFSETTO:+1400', 'END:STANDARD', 'END:VTIMEZONE',
+      'BEGIN:VTIMEZONE', 'TZID:Far/West', 'BEGIN:STANDARD', 'DTSTART:00000101T000000', 'TZOFFSETFROM:-1200', 'TZOFFSETTO:-1200', 'END:STANDARD', 'END:VTIMEZONE',
+      'BEGIN:VTODO', 'UID:year-24', 'SUMMARY:Date', 'DUE;VALUE=DATE:00240301', 'END:VTODO',
+      'BEGIN:VTODO', 'UID:year-50', 'SUMMARY:Time', 'DUE:00500101T120000Z', 'COMPLETED:00490101T000000Z', 'END:VTODO',
+      'BEGIN:VTODO', 'UID:year-99-zoned', 'SUMMARY:Zoned', 'DUE;TZID=Far/East:00990101T200000', 'END:VTODO',
+      'BEGIN:VTODO', 'UID:before-year-0', 'SUMMARY:Too early', 'DUE;TZID=Far/East:00000101T100000', 'END:VTODO',
+      'BEGIN:VTODO', 'UID:after-9999', 'SUMMARY:Too late', 'DUE;TZID=Far/West:99991231T200000', 'END:VTODO',
+      'BEGIN:VTODO', 'UID:last-shown', 'SUMMARY:Latest', 'DUE:99991231T235959Z', 'END:VTODO',
+      'END:VCALENDAR', '',
+    ].join('\r\n');
+    const shown = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    expect(todosOf(text).map((task) => [task.externalId, shown(task.dueAt), shown(task.completedAt)])).toEqual([
+      ['year-24', '0024-03-01T00:00:00.000Z', null],
+      ['year-50', '0050-01-01T12:00:00.000Z', '0049-01-01T00:00:00.000Z'],
+      ['year-99-zoned', '0099-01-01T06:00:00.000Z', null],
+      ['before-year-0', null, null],
+      ['after-9999', null, null],
+      ['last-shown', '9999-12-31T23:59:59.000Z', null],
+    ]);
+  });
+
+  it('syncs the rest of a feed when one item has an unreadable date', async () => {
+    feeds.setFeed('/one-broken.ics', [{ uid: 'ok-1', summary: 'One' }, { uid: 'broken', summary: 'Broken', due: ':garbage' }, { uid: 'ok-2', summary: 'Two' }]);
+    const connection = icalConnector.open({ url: feeds.url('/one-broken.ics') }, tools);
+    const synced: string[] = [];
+    for await (const page of connection.items(new AbortController().signal)) synced.push(...page.map((task) => task.externalId));
+    expect(synced).toEqual(['ok-1', 'broken', 'ok-2']);
+  });
+
   it('reads a feed over HTTP, with its calendar name, in pages of at most 500', async () => {
     feeds.setFeed('/big.ics', manyTodos(1200), { calendarName: 'Work' });
     const connection = icalConnector.open({ url: feeds.url('/big.ics') }, tools);

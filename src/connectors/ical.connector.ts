@@ -25,6 +25,9 @@ const PAGE_SIZE = 500;
 // tasks.external_id holds 1024 characters; longer UIDs (rare) are replaced by their digest.
 const EXTERNAL_ID_MAX = 1024;
 const IDENTITY_MAX = 2048;
+// The API shows times as ISO 8601 with four-digit years: later or earlier ones cannot be rendered.
+const EARLIEST_SHOWN = Date.parse('0000-01-01T00:00:00.000Z');
+const LATEST_SHOWN = Date.parse('9999-12-31T23:59:59.999Z');
 
 interface IcalCredentials {
   url: string;
@@ -123,14 +126,27 @@ function parseFeed(text: string, shown: string): ICAL.Component {
   return new ICAL.Component(root);
 }
 
-/** A VTODO as a task; overrides of single occurrences (RECURRENCE-ID) and items without UID are left out. */
+/**
+ * A VTODO as a task; overrides of single occurrences (RECURRENCE-ID), items without UID and items
+ * ical.js cannot read (it throws on values that do not fit their type) are left out, so one broken
+ * item does not stop the rest of the feed.
+ */
 export function toTask(todo: ICAL.Component): ExternalTask[] {
+  try {
+    return readTask(todo);
+  } catch {
+    return [];
+  }
+}
+
+function readTask(todo: ICAL.Component): ExternalTask[] {
   const uid = textValue(todo, 'uid');
   if (!uid || todo.hasProperty('recurrence-id')) return [];
   const completedAt = timeValue(todo, 'completed');
   const status = textValue(todo, 'status')?.toUpperCase();
   const percent = Number(todo.getFirstPropertyValue('percent-complete'));
-  const completed = completedAt !== null || status === 'COMPLETED' || status === 'CANCELLED' || percent === 100;
+  // A COMPLETED whose time cannot be read still says the item is done.
+  const completed = todo.hasProperty('completed') || status === 'COMPLETED' || status === 'CANCELLED' || percent === 100;
   return [
     {
       externalId: uid.length <= EXTERNAL_ID_MAX ? uid : `uid-sha256:${createHash('sha256').update(uid).digest('hex')}`,
@@ -150,15 +166,25 @@ function textValue(todo: ICAL.Component, name: string): string | undefined {
 }
 
 /**
- * Epoch ms of a DATE or DATE-TIME property. Times with a TZID the feed defines are converted by
- * ical.js; dates, floating times and unknown zones are read as UTC so the answer does not depend
- * on the server's own time zone.
+ * Epoch ms of a DATE or DATE-TIME property, or null when it cannot be read (e.g. `DUE:2024`) or
+ * shown, so the item keeps everything else. Times with a TZID the feed defines are shifted by that
+ * zone's offset; dates, floating times and unknown zones are read as UTC so the answer does not
+ * depend on the server's own time zone.
  */
 function timeValue(todo: ICAL.Component, name: string): number | null {
-  const value = todo.getFirstPropertyValue(name);
+  let value: unknown;
+  try {
+    value = todo.getFirstPropertyValue(name);
+  } catch {
+    return null;
+  }
   if (!(value instanceof ICAL.Time)) return null;
   const zone = value.zone;
   const zoned = !value.isDate && zone && zone !== ICAL.Timezone.localTimezone && zone.tzid !== 'floating';
-  if (zoned) return value.toUnixTime() * 1000;
-  return Date.UTC(value.year, value.month - 1, value.day, value.isDate ? 0 : value.hour, value.isDate ? 0 : value.minute, value.isDate ? 0 : value.second);
+  // Date.UTC (and ical.js's toUnixTime, built on it) would read years 0–99 as 1900–1999.
+  const time = new Date(0);
+  time.setUTCFullYear(value.year, value.month - 1, value.day);
+  if (!value.isDate) time.setUTCHours(value.hour, value.minute, value.second - (zoned ? value.utcOffset() : 0));
+  const ms = time.getTime();
+  return ms >= EARLIEST_SHOWN && ms <= LATEST_SHOWN ? ms : null;
 }
