@@ -223,6 +223,25 @@ describe('the token endpoint speaks RFC 6749 errors', () => {
     expectOAuthError(await tokenRequest(server, { grant_type: 'refresh_token', client_id: 'taskctl', client_secret: 's', refresh_token: 'x' }), 401, 'invalid_client');
   });
 
+  it('a client that tries HTTP Basic is refused with 401 invalid_client and a Basic challenge (RFC 6749 §5.2)', async () => {
+    const response = await fetch(`${server.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('taskctl:secret').toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'x' }),
+    });
+    expectOAuthError({ response, body: (await response.json()) as Record<string, unknown> }, 401, 'invalid_client');
+    expect(response.headers.get('www-authenticate')).toBe('Basic realm="task-service"');
+  });
+
+  it('revocation takes any token_type_hint as a hint only (RFC 7009 §2.1)', async () => {
+    const response = await fetch(`${server.baseUrl}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: 'never-issued', token_type_hint: 'id_token' }),
+    });
+    expect(response.status).toBe(200);
+  });
+
   it('a JSON body is refused with the common 415 body', async () => {
     const response = await fetch(`${server.baseUrl}/oauth/token`, {
       method: 'POST',

@@ -57,7 +57,12 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
 
   router.post('/oauth/token', async (req, res) => {
     const outcome = await library.token({ headers: req.headers, method: req.method, body: req.body as TokenForm });
-    if (!outcome.ok) return sendOAuthError(res, outcome.status, outcome.body.error, outcome.body.error_description);
+    if (!outcome.ok) {
+      // RFC 6749 §5.2: a client that tried the Authorization header is challenged in its own scheme.
+      const scheme = req.headers.authorization?.split(' ', 1)[0];
+      if (outcome.status === 401 && scheme) res.set('WWW-Authenticate', `${scheme} realm="task-service"`);
+      return sendOAuthError(res, outcome.status, outcome.body.error, outcome.body.error_description);
+    }
     res.status(200).set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' }).json(outcome.body);
   });
 
