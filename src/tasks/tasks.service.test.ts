@@ -83,12 +83,13 @@ describe.each(engines)('tasks service on %s', (engine) => {
       const owner = await setUp();
       const other = await setUp();
       const task = (await owner.service.create(owner.accountId, { title: 'mine' })).body;
+      // One at a time: started together, a refusal could land before anything awaits it (an unhandled rejection).
       for (const attempt of [
-        other.service.get(other.accountId, task.id),
-        other.service.update(other.accountId, task.id, { title: 'theirs' }),
-        other.service.remove(other.accountId, task.id),
+        () => other.service.get(other.accountId, task.id),
+        () => other.service.update(other.accountId, task.id, { title: 'theirs' }),
+        () => other.service.remove(other.accountId, task.id),
       ]) {
-        expect((await rejection(attempt)).toBody()).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
+        expect((await rejection(attempt())).toBody()).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
       }
       expect(await owner.service.get(owner.accountId, task.id)).toEqual(task);
       expect(await owner.service.usage(owner.accountId)).toEqual({ limit: 10_000, used: 1 });
