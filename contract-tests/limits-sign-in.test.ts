@@ -35,6 +35,9 @@ describe.concurrent('the strict sign-in budget', () => {
           [201, 1],
           [201, 0],
         ]);
+        // Every response carries the description's seven headers; sign-in has no client fence, so the
+        // client pair repeats the strict budget.
+        expect(limitHeaders(registered[2]!.response)).toMatchObject({ limit: 3, 'limit-sustained': 100, 'remaining-sustained': 97, 'limit-client': 3, 'remaining-client': 0 });
 
         const before = Date.now();
         const fourth = await anonymous.registerAccount({ email: uniqueEmail(), password: PASSWORD });

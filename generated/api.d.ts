@@ -1195,6 +1195,9 @@ export interface components {
                 "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                 "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                 "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                 [name: string]: unknown;
             };
             content: {
@@ -1357,6 +1360,9 @@ export interface components {
                 "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                 "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                 "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                 [name: string]: unknown;
             };
             content: {
@@ -1409,6 +1415,9 @@ export interface components {
                 "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                 "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                 "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                 [name: string]: unknown;
             };
             content: {
@@ -1433,6 +1442,9 @@ export interface components {
                 "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                 "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                 "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                 [name: string]: unknown;
             };
             content: {
@@ -1457,6 +1469,12 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                 [name: string]: unknown;
             };
             content: {
@@ -1486,7 +1504,7 @@ export interface components {
         "X-RateLimit-Remaining-sustained": number;
         /** @description Whole seconds until the sustained window rolls over (1 to 3600). */
         "X-RateLimit-Reset-sustained": number;
-        /** @description Limit of the calling client's own burst allowance (authenticated requests only). */
+        /** @description Limit of the calling client's own burst allowance. On every response: where no client fence applies (sign-in, refresh, requests without valid credentials) the caller's allowance is the governing budget, and the three client headers repeat its burst window. */
         "X-RateLimit-Limit-client": number;
         /** @description Budget left in the calling client's burst allowance after this request. */
         "X-RateLimit-Remaining-client": number;
@@ -1538,6 +1556,9 @@ export interface operations {
                     "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                     "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                     "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1554,6 +1575,9 @@ export interface operations {
                     "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                     "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                     "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1602,6 +1626,9 @@ export interface operations {
                     "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                     "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                     "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1619,6 +1646,9 @@ export interface operations {
                     "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                     "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                     "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1682,6 +1712,9 @@ export interface operations {
                     "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                     "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                     "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1699,6 +1732,9 @@ export interface operations {
                     "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                     "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                     "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1741,6 +1777,9 @@ export interface operations {
                     "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                     "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                     "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2543,6 +2582,9 @@ export interface operations {
                     "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                     "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                     "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2571,6 +2613,9 @@ export interface operations {
                     "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                     "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                     "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2611,6 +2656,9 @@ export interface operations {
                     "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                     "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                     "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2773,6 +2821,9 @@ export interface operations {
                     "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                     "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                     "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2810,6 +2861,9 @@ export interface operations {
                     "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                     "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                     "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2957,6 +3011,9 @@ export interface operations {
                     "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                     "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                     "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2984,6 +3041,9 @@ export interface operations {
                     "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                     "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                     "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3011,6 +3071,9 @@ export interface operations {
                     "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                     "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                     "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3038,6 +3101,9 @@ export interface operations {
                     "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
                     "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
                     "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
                     [name: string]: unknown;
                 };
                 content: {

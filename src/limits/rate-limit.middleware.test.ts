@@ -103,12 +103,18 @@ describe('the rate-limit middleware in the app', () => {
     expect(rateHeaders(otherClient)).toMatchObject({ 'x-ratelimit-remaining': '397', 'x-ratelimit-remaining-client': '1' });
   });
 
-  it('answers the anonymous budget with the generic message, and no client headers', async () => {
+  it('answers the anonymous budget with the generic message; its client headers repeat that budget', async () => {
     const get = await serve({ RATE_LIMIT_BURST_PER_MINUTE: '1' }, () => minuteAndSeconds(0));
     const served = await get('/openapi.json');
     expect(served.status).toBe(200);
-    expect(rateHeaders(served)).toMatchObject({ 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '60' });
-    expect(served.headers.get('x-ratelimit-limit-client')).toBeNull();
+    expect(rateHeaders(served)).toMatchObject({
+      'x-ratelimit-limit': '1',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': '60',
+      'x-ratelimit-limit-client': '1',
+      'x-ratelimit-remaining-client': '0',
+      'x-ratelimit-reset-client': '60',
+    });
     const limited = await get('/me');
     expect(limited.status).toBe(429);
     expect(await limited.json()).toMatchObject({ message: 'Rate limit exceeded. Slow down and retry later.', window: 'anonymous-burst' });

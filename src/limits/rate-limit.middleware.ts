@@ -52,12 +52,12 @@ export function setRateLimitHeaders(res: Response, decision: Pick<Decision, 'gov
   res.setHeader('X-RateLimit-Limit-sustained', String(sustained.limit));
   res.setHeader('X-RateLimit-Remaining-sustained', String(sustained.remaining));
   res.setHeader('X-RateLimit-Reset-sustained', String(sustained.resetSeconds));
-  const client: BudgetState | undefined = decision.client;
-  if (client) {
-    res.setHeader('X-RateLimit-Limit-client', String(client.burst.limit));
-    res.setHeader('X-RateLimit-Remaining-client', String(client.burst.remaining));
-    res.setHeader('X-RateLimit-Reset-client', String(client.burst.resetSeconds));
-  }
+  // The description puts the client headers on every response. Sign-in, refresh and anonymous calls
+  // have no client fence: the allowance of their caller is the governing budget itself.
+  const client: BudgetState = decision.client ?? decision.governing;
+  res.setHeader('X-RateLimit-Limit-client', String(client.burst.limit));
+  res.setHeader('X-RateLimit-Remaining-client', String(client.burst.remaining));
+  res.setHeader('X-RateLimit-Reset-client', String(client.burst.resetSeconds));
 }
 
 export function rateLimitExceeded(window: WindowName, retryAfterSeconds: number): AppError {
