@@ -223,6 +223,44 @@ describe('the apps an account has authorised', () => {
     expect((await web.listApiTokens()).data!.items.map((item) => item.id)).toEqual([own.data!.id]);
   });
 
+  it('an app whose authorisation was withdrawn cannot mint an API token with the access token it still holds', async () => {
+    const { email, tokens, client: web } = await signedInClient(server);
+    const appId = await registeredApp(server);
+    const app = await authorizedCode(server, { clientId: appId, redirectUri: APP_REDIRECT, scope: 'tasks:read', email });
+    const appAccessToken = (await exchangeCode(server, appId, APP_REDIRECT, app.code, app.verifier)).body.access_token as string;
+    const appClient = server.client({ accessToken: appAccessToken });
+    expect((await appClient.listTasks()).response.status).toBe(200);
+
+    const removed = await fetch(`${server.baseUrl}/oauth/authorizations/${appId}`, { method: 'DELETE', headers: bearer(tokens.accessToken) });
+    expect(removed.status).toBe(204);
+
+    // The access token is a JWT and lives out its exp, but it cannot leave a credential behind.
+    const minted = await appClient.createApiToken({ name: 'a way back in' });
+    expect(minted.response.status).toBe(401);
+    expect(minted.error!.code).toBe('UNAUTHENTICATED');
+    expect((await web.listApiTokens()).data!.items).toEqual([]);
+  });
+
+  it('API tokens an app mints while it is being withdrawn do not outlive the withdrawal', async () => {
+    const { email, tokens, client: web } = await signedInClient(server);
+    const appId = await registeredApp(server);
+    const app = await authorizedCode(server, { clientId: appId, redirectUri: APP_REDIRECT, scope: 'tasks:read', email });
+    const appClient = server.client({ accessToken: (await exchangeCode(server, appId, APP_REDIRECT, app.code, app.verifier)).body.access_token as string });
+
+    const [, ...mints] = await Promise.all([
+      fetch(`${server.baseUrl}/oauth/authorizations/${appId}`, { method: 'DELETE', headers: bearer(tokens.accessToken) }),
+      ...Array.from({ length: 8 }, (_, i) => appClient.createApiToken({ name: `racing ${i}` })),
+    ]);
+    for (const minted of mints) {
+      if (minted.response.status !== 201) {
+        expect(minted.error!.code).toBe('UNAUTHENTICATED');
+        continue;
+      }
+      expect((await server.client({ accessToken: minted.data!.token }).listTasks()).response.status).toBe(401);
+    }
+    expect((await web.listApiTokens()).data!.items).toEqual([]);
+  });
+
   it("an app's own token sees only its own authorisation, and cannot revoke another app's", async () => {
     const { email } = await signedInClient(server);
     const appId = await registeredApp(server);

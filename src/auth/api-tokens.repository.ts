@@ -29,6 +29,8 @@ export interface ApiTokensRepository {
   revoke: (accountId: string, id: string, now: number) => Promise<boolean>;
   /** The app a token lives under (null for the account's own), whether or not it is still usable. */
   oauthClientOf: (id: string) => Promise<string | null>;
+  /** True when the token was revoked (or is unknown). */
+  isRevoked: (id: string) => Promise<boolean>;
   /** Revokes every live token of the account that lives under this app (its authorisation was withdrawn). */
   revokeForOAuthClient: (accountId: string, clientId: string, now: number) => Promise<void>;
 }
@@ -62,6 +64,10 @@ export function createApiTokensRepository(db: Db): ApiTokensRepository {
     revoke: async (accountId, id, now) => {
       const count = await db(table).update({ revoked_at: now }).where({ id, account_id: accountId }).whereNull('revoked_at');
       return count > 0;
+    },
+    isRevoked: async (id) => {
+      const row = await db<ApiTokenRow>(table).select('revoked_at').where({ id }).first();
+      return !row || row.revoked_at !== null;
     },
     oauthClientOf: async (id) => {
       const row = await db<ApiTokenRow>(table).select('oauth_client_id').where({ id }).first();

@@ -28,7 +28,14 @@ export interface ApiTokens {
   authenticate: (secret: string) => Promise<Caller | undefined>;
 }
 
-export function createApiTokens(repository: ApiTokensRepository): ApiTokens {
+export function createApiTokens(repository: ApiTokensRepository, sessions: { isSessionLive: (familyId: string) => Promise<boolean> }): ApiTokens {
+  /** Whether what the caller signed in with still stands: an app's session, or the API token it used. */
+  const creatorStillLive = async (caller: Caller): Promise<boolean> => {
+    if (caller.kind === 'oauth') return caller.sessionId !== undefined && (await sessions.isSessionLive(caller.sessionId));
+    if (caller.kind === 'api-token') return caller.apiTokenId !== undefined && !(await repository.isRevoked(caller.apiTokenId));
+    return true;
+  };
+
   return {
     create: async (caller, request) => {
       const scopes = request.scopes ?? [...caller.scopes];
@@ -51,6 +58,13 @@ export function createApiTokens(repository: ApiTokensRepository): ApiTokens {
         oauth_client_id: await oauthClientBehind(caller, repository),
       };
       await repository.insert(row);
+      // Withdrawing an app revokes its sessions first, then its API tokens. Checking the creator only
+      // after the insert, a token minted during a withdrawal is revoked by one step or the other; and
+      // an app's access token, valid until its exp, cannot mint a way back in after it.
+      if (row.oauth_client_id !== null && !(await creatorStillLive(caller))) {
+        await repository.revoke(caller.accountId, row.id, Date.now());
+        throw errors.unauthenticated("This app's authorisation was withdrawn; sign in again.");
+      }
       return { ...toApiToken(row), token: secret };
     },
 

@@ -42,7 +42,7 @@ export function createAuthComponent({ config, db, logger }: CoreDeps): AuthCompo
     accessTokens,
     refreshLifetimeSeconds: config.JWT_REFRESH_EXPIRES,
   });
-  const apiTokens = createApiTokens(createApiTokensRepository(db));
+  const apiTokens = createApiTokens(createApiTokensRepository(db), tokenPairs);
   const service = createAuthService({
     accounts: createAccountsRepository(db),
     passwords: createPasswords(),

@@ -27,6 +27,8 @@ export interface RefreshTokensRepository {
   revokeFamilyOfToken: (tokenHash: string, now: number) => Promise<void>;
   /** Revokes every family an account holds with one client (an app's authorisation withdrawn). */
   revokeAccountClient: (accountId: string, clientId: string, now: number) => Promise<void>;
+  /** False once the family is revoked (revocation marks every token of it). */
+  isFamilyLive: (familyId: string) => Promise<boolean>;
 }
 
 const COLUMNS: (keyof RefreshTokenRow)[] = [
@@ -71,5 +73,6 @@ export function createRefreshTokensRepository(db: Db): RefreshTokensRepository {
     revokeAccountClient: async (accountId, clientId, now) => {
       await db(table).update({ revoked_at: now }).where({ account_id: accountId, client_id: clientId }).whereNull('revoked_at');
     },
+    isFamilyLive: async (familyId) => (await db(table).select('id').where({ family_id: familyId }).whereNull('revoked_at').first()) !== undefined,
   };
 }

@@ -41,6 +41,8 @@ export interface TokenPairs {
   revokeFamily: (familyId: string) => Promise<void>;
   /** Revokes every session the account holds with that client. */
   revokeClientSessions: (accountId: string, clientId: string) => Promise<void>;
+  /** False once the session (refresh-token family) was revoked: signed out, reused or withdrawn. */
+  isSessionLive: (familyId: string) => Promise<boolean>;
   /** The account of a known refresh token in any state (live, rotated, revoked or expired). */
   accountOf: (refreshToken: string) => Promise<string | undefined>;
   /** The session of a known refresh token in any state; its subject never changes over rotations. */
@@ -116,6 +118,8 @@ export function createTokenPairs(deps: {
     revokeFamily: (familyId) => repository.revokeFamily(familyId, Date.now()),
 
     revokeClientSessions: (accountId, clientId) => repository.revokeAccountClient(accountId, clientId, Date.now()),
+
+    isSessionLive: (familyId) => repository.isFamilyLive(familyId),
 
     accountOf: async (refreshToken) => (await repository.findByHash(sha256Hex(refreshToken)))?.account_id,
 
