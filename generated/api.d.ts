@@ -1154,7 +1154,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request does not match this document (`VALIDATION_FAILED`), or bad JSON. */
+        /** @description The request does not match this document (`VALIDATION_FAILED`), or bad JSON, or it holds the NUL character (U+0000) anywhere: no field takes it. */
         ValidationFailed: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
