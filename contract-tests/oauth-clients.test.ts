@@ -261,6 +261,24 @@ describe('the apps an account has authorised', () => {
     expect((await web.listApiTokens()).data!.items).toEqual([]);
   });
 
+  it("API tokens minted from an app's API token while the app is being withdrawn do not outlive it", async () => {
+    const { email, tokens, client: web } = await signedInClient(server);
+    const appId = await registeredApp(server);
+    const app = await authorizedCode(server, { clientId: appId, redirectUri: APP_REDIRECT, scope: 'tasks:read', email });
+    const appClient = server.client({ accessToken: (await exchangeCode(server, appId, APP_REDIRECT, app.code, app.verifier)).body.access_token as string });
+    const parent = server.client({ accessToken: (await appClient.createApiToken({ name: 'parent' })).data!.token });
+
+    const [, ...mints] = await Promise.all([
+      fetch(`${server.baseUrl}/oauth/authorizations/${appId}`, { method: 'DELETE', headers: bearer(tokens.accessToken) }),
+      ...Array.from({ length: 8 }, (_, i) => parent.createApiToken({ name: `child ${i}` })),
+    ]);
+    for (const minted of mints) {
+      if (minted.response.status !== 201) continue;
+      expect((await server.client({ accessToken: minted.data!.token }).listTasks()).response.status).toBe(401);
+    }
+    expect((await web.listApiTokens()).data!.items).toEqual([]);
+  });
+
   it("an app's own token sees only its own authorisation, and cannot revoke another app's", async () => {
     const { email } = await signedInClient(server);
     const appId = await registeredApp(server);

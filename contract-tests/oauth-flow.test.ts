@@ -231,6 +231,15 @@ describe('the token endpoint speaks RFC 6749 errors', () => {
     });
     expectOAuthError({ response, body: (await response.json()) as Record<string, unknown> }, 401, 'invalid_client');
     expect(response.headers.get('www-authenticate')).toBe('Basic realm="task-service"');
+
+    // Only the scheme is echoed, never the credentials after it, whatever separates them.
+    const tabbed = await fetch(`${server.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic\t${Buffer.from('taskctl:secret').toString('base64')}` },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'x' }),
+    });
+    expect(tabbed.status).toBe(401);
+    expect(tabbed.headers.get('www-authenticate')).toBe('Basic realm="task-service"');
   });
 
   it('revocation takes any token_type_hint as a hint only (RFC 7009 §2.1)', async () => {

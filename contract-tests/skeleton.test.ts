@@ -99,6 +99,12 @@ describe('the skeleton', () => {
     expect(body.headers.get('x-ratelimit-limit')).not.toBeNull();
   });
 
+  it('answers a body nested half a million deep with 400, not a 500', async () => {
+    const response = await post('/auth/login', `${'['.repeat(500_000)}${']'.repeat(500_000)}`);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
   it('challenges a wrong password without calling it a bad token', async () => {
     const response = await post('/auth/login', JSON.stringify({ email: 'nobody@example.com', password: 'not the password' }));
     expect(response.status).toBe(401);

@@ -37,6 +37,8 @@ export interface ApiTokensRepository {
 
 const LISTED: (keyof ApiTokenRow)[] = ['id', 'account_id', 'name', 'token_hash', 'prefix', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'revoked_at', 'oauth_client_id'];
 
+const MAX_REVOCATION_PASSES = 10;
+
 export function createApiTokensRepository(db: Db): ApiTokensRepository {
   const table = 'api_tokens';
   return {
@@ -74,7 +76,14 @@ export function createApiTokensRepository(db: Db): ApiTokensRepository {
       return row?.oauth_client_id ?? null;
     },
     revokeForOAuthClient: async (accountId, clientId, now) => {
-      await db(table).update({ revoked_at: now }).where({ account_id: accountId, oauth_client_id: clientId }).whereNull('revoked_at');
+      // Until a pass finds nothing: under PostgreSQL's read committed, a token minted from one of these
+      // while a pass ran is not in that pass's snapshot, and its maker still looked live to the minting
+      // check; the next pass sees it. A mint that starts after a pass has committed sees its maker
+      // revoked and revokes itself. (A chain of mints each racing a pass is bounded by the pass count.)
+      for (let pass = 0; pass < MAX_REVOCATION_PASSES; pass++) {
+        const revoked = await db(table).update({ revoked_at: now }).where({ account_id: accountId, oauth_client_id: clientId }).whereNull('revoked_at');
+        if (revoked === 0) return;
+      }
     },
   };
 }

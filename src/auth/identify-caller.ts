@@ -21,7 +21,12 @@ export function createIdentifyCaller(accessTokens: AccessTokens, apiTokens: ApiT
   authenticator.use(STRATEGY, accessTokens.strategy);
   // Checking the signature and claims through passport is a fifth of a small request's cost; the
   // same bytes verified once stay valid until their exp, which the cache entry does not outlive.
-  const verified = new LRUCache<string, Caller>({ max: VERIFIED_TOKENS_KEPT });
+  const verified = new LRUCache<string, { caller: Caller; expiresAtMs: number }>({ max: VERIFIED_TOKENS_KEPT });
+  // The entry's ttl only frees memory: lru-cache's clock is not the wall clock `exp` is read against.
+  const stillValid = (token: string) => {
+    const entry = verified.get(token);
+    return entry && Date.now() < entry.expiresAtMs ? entry.caller : undefined;
+  };
 
   const verifyJwt = (req: Request, token: string) =>
     new Promise<Caller | undefined>((resolve, reject) => {
@@ -31,8 +36,9 @@ export function createIdentifyCaller(accessTokens: AccessTokens, apiTokens: ApiT
         (err: unknown, caller: Caller | false | undefined, info: unknown) => {
           if (err) return reject(err);
           if (caller) {
-            const ttl = accessTokens.expiresAtMs(token) - Date.now();
-            if (ttl > 0) verified.set(token, Object.freeze(caller), { ttl });
+            const expiresAtMs = accessTokens.expiresAtMs(token);
+            const ttl = expiresAtMs - Date.now();
+            if (ttl > 0) verified.set(token, { caller: Object.freeze(caller), expiresAtMs }, { ttl });
             return resolve(caller);
           }
           req.authFailure = isExpiry(info) && accessTokens.isGenuineButExpired(token) ? 'expired' : 'invalid';
@@ -52,7 +58,7 @@ export function createIdentifyCaller(accessTokens: AccessTokens, apiTokens: ApiT
     }
     let caller: Caller | undefined;
     try {
-      caller = token.startsWith(API_TOKEN_PREFIX) ? await apiTokens.authenticate(token) : (verified.get(token) ?? (await verifyJwt(req, token)));
+      caller = token.startsWith(API_TOKEN_PREFIX) ? await apiTokens.authenticate(token) : (stillValid(token) ?? (await verifyJwt(req, token)));
     } catch (error) {
       // An API token is looked up in the database: when that is down, the answer (503) is still
       // counted and given the rate-limit headers, like any other error, before it is sent.

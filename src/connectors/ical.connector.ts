@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
 import { z } from 'zod';
 import { errors } from '../platform/errors.js';
+import { isRfc3339Instant } from '../platform/time.js';
 import type { ExternalTask } from '../tasks/tasks.sync.js';
 import {
   credentialsShapeError,
@@ -25,9 +26,6 @@ const PAGE_SIZE = 500;
 // tasks.external_id holds 1024 characters; longer UIDs (rare) are replaced by their digest.
 const EXTERNAL_ID_MAX = 1024;
 const IDENTITY_MAX = 2048;
-// The API shows times as ISO 8601 with four-digit years: later or earlier ones cannot be rendered.
-const EARLIEST_SHOWN = Date.parse('0000-01-01T00:00:00.000Z');
-const LATEST_SHOWN = Date.parse('9999-12-31T23:59:59.999Z');
 
 interface IcalCredentials {
   url: string;
@@ -186,5 +184,5 @@ function timeValue(todo: ICAL.Component, name: string): number | null {
   time.setUTCFullYear(value.year, value.month - 1, value.day);
   if (!value.isDate) time.setUTCHours(value.hour, value.minute, value.second - (zoned ? value.utcOffset() : 0));
   const ms = time.getTime();
-  return ms >= EARLIEST_SHOWN && ms <= LATEST_SHOWN ? ms : null;
+  return isRfc3339Instant(ms) ? ms : null;
 }

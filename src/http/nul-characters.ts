@@ -15,15 +15,23 @@ export const refuseNulCharacters: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** The JSON pointer of the first string (or key) holding U+0000, if any. */
-function findNul(value: unknown, pointer: string): string | undefined {
-  if (typeof value === 'string') return value.includes(NUL) ? pointer : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const itemPointer = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    if (key.includes(NUL)) return itemPointer;
-    const found = findNul(item, itemPointer);
-    if (found) return found;
+/**
+ * The JSON pointer of the first string (or key) holding U+0000, if any. A loop over a stack, not
+ * recursion: a 1 MiB body can nest half a million arrays deep, far past the call stack.
+ */
+function findNul(root: unknown, rootPointer: string): string | undefined {
+  const pending: [unknown, string][] = [[root, rootPointer]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, pointer] = next;
+    if (typeof value === 'string') {
+      if (value.includes(NUL)) return pointer;
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        const itemPointer = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+        if (key.includes(NUL)) return itemPointer;
+        pending.push([item, itemPointer]);
+      }
+    }
   }
   return undefined;
 }

@@ -59,7 +59,7 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
     const outcome = await library.token({ headers: req.headers, method: req.method, body: req.body as TokenForm });
     if (!outcome.ok) {
       // RFC 6749 §5.2: a client that tried the Authorization header is challenged in its own scheme.
-      const scheme = req.headers.authorization?.split(' ', 1)[0];
+      const scheme = AUTH_SCHEME.exec(req.headers.authorization ?? '')?.[1];
       if (outcome.status === 401 && scheme) res.set('WWW-Authenticate', `${scheme} realm="task-service"`);
       return sendOAuthError(res, outcome.status, outcome.body.error, outcome.body.error_description);
     }
@@ -93,6 +93,9 @@ function send(res: Response, outcome: ConsentOutcome, redirectStatus: 302 | 303)
   res.set(outcome.headers);
   sendPage(res, outcome.status, outcome.html, outcome.redirectUri);
 }
+
+/** The scheme token of an Authorization header (RFC 9110 §11.1), never what follows it: that holds credentials. */
+const AUTH_SCHEME = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)(?:[ \t]|$)/;
 
 /** RFC 6749 §5.2 / RFC 7591 §3.2.2 bodies, not the common error body. */
 function sendOAuthError(res: Response, status: number, error: string, description: string): void {

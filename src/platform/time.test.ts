@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toIso, toIsoOrNull } from './time.js';
+import { isRfc3339Instant, toIso, toIsoOrNull } from './time.js';
 
 describe('toIso', () => {
   it('renders exactly what Date#toISOString renders, across days, years and the epoch', () => {
@@ -16,5 +16,16 @@ describe('toIso', () => {
     expect(toIsoOrNull(null)).toBeNull();
     expect(toIsoOrNull(undefined)).toBeNull();
     expect(toIsoOrNull(0)).toBe('1970-01-01T00:00:00.000Z');
+  });
+});
+
+describe('isRfc3339Instant', () => {
+  it('holds for years 0000 to 9999 only, and never for NaN (which toIso refuses like toISOString)', () => {
+    expect(isRfc3339Instant(Date.parse('0000-01-01T00:00:00.000Z'))).toBe(true);
+    expect(isRfc3339Instant(Date.parse('9999-12-31T23:59:59.999Z'))).toBe(true);
+    expect(isRfc3339Instant(Date.parse('0000-01-01T00:00:00.000Z') - 1)).toBe(false);
+    expect(isRfc3339Instant(Date.parse('9999-12-31T23:59:59.999Z') + 1)).toBe(false);
+    expect(isRfc3339Instant(Number.NaN)).toBe(false);
+    expect(() => toIso(Number.NaN)).toThrow(RangeError);
   });
 });

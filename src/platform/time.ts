@@ -6,10 +6,15 @@ const DAY_MS = 86_400_000;
 const FIRST_FOUR_DIGIT_YEAR_MS = -62_167_219_200_000; // 0000-01-01T00:00:00.000Z
 const AFTER_LAST_FOUR_DIGIT_YEAR_MS = 253_402_300_800_000; // 10000-01-01T00:00:00.000Z
 
-/** Same result as `new Date(epochMs).toISOString()` for integer milliseconds. */
+/**
+ * Whether an instant has an RFC 3339 form: four-digit years only. toISOString writes others with a
+ * sign and six digits, which no client of the contract can read; nothing else may be stored.
+ */
+export const isRfc3339Instant = (epochMs: number): boolean => epochMs >= FIRST_FOUR_DIGIT_YEAR_MS && epochMs < AFTER_LAST_FOUR_DIGIT_YEAR_MS;
+
+/** Same result as `new Date(epochMs).toISOString()` for integer milliseconds (a RangeError for NaN). */
 export function toIso(epochMs: number): string {
-  // toISOString writes other years with a sign and six digits; stored times never have them.
-  if (epochMs < FIRST_FOUR_DIGIT_YEAR_MS || epochMs >= AFTER_LAST_FOUR_DIGIT_YEAR_MS) return new Date(epochMs).toISOString();
+  if (!isRfc3339Instant(epochMs)) return new Date(epochMs).toISOString();
   const days = Math.floor(epochMs / DAY_MS);
   let rest = epochMs - days * DAY_MS;
   const hours = Math.floor(rest / 3_600_000);

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
 import type { Db } from '../platform/db.js';
 import { errors } from '../platform/errors.js';
+import { isRfc3339Instant } from '../platform/time.js';
 import { forgetExpiredKeys, onceForKey, type StoredResponse } from './idempotency.js';
 import { decodeCursor, encodeCursor } from './task-cursor.js';
 import { releaseTaskPlaces, takeTaskPlace, usedTaskPlaces } from './task-quota.js';
@@ -122,14 +123,11 @@ function toEpochOrNull(value: string | null | undefined, path: string): number |
   return value === null || value === undefined ? null : toEpoch(value, path);
 }
 
-// RFC 3339 has four-digit years only; an offset can carry a valid time past either end once it is in UTC.
-const FIRST_STORABLE_MS = -62_167_219_200_000; // 0000-01-01T00:00:00.000Z
-const AFTER_LAST_STORABLE_MS = 253_402_300_800_000; // 10000-01-01T00:00:00.000Z
-
 /** The document has checked the RFC 3339 shape; a few valid ones (a leap second, a year outside 0000–9999 in UTC) still have no instant here. */
 function toEpoch(value: string, path: string): number {
   const epochMs = Date.parse(value.toUpperCase());
-  if (Number.isNaN(epochMs) || epochMs < FIRST_STORABLE_MS || epochMs >= AFTER_LAST_STORABLE_MS) {
+  // An offset can carry a valid RFC 3339 time past year 0000 or 9999 once it is in UTC.
+  if (!isRfc3339Instant(epochMs)) {
     throw errors.validation([{ path, message: 'is not a time this service can store' }]);
   }
   return epochMs;

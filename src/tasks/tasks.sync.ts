@@ -109,7 +109,7 @@ function normaliseItem(item: ExternalTask): NormalisedItem {
 /** PostgreSQL refuses U+0000 in text (22021), which would fail the whole batch; SQLite would keep it. */
 const withoutNul = (text: string) => text.replaceAll('\u0000', '');
 
-/** Counts code points, as the document's maxLength does; a string no longer in UTF-16 units is never cut. */
+/** Counts code points, as the document's maxLength does (a string of at most `max` UTF-16 units has at most `max` of them). */
 const firstChars = (text: string, max: number) => (text.length <= max ? text : Array.from(text).slice(0, max).join(''));
 
 async function selectKnown(trx: Knex.Transaction, connectorAccountId: string, items: NormalisedItem[]): Promise<Map<string, KnownRow>> {
