@@ -99,6 +99,17 @@ describe('the skeleton', () => {
     expect(body.headers.get('x-ratelimit-limit')).not.toBeNull();
   });
 
+  it('answers HEAD as the GET it stands for, without the body', async () => {
+    const anonymous = await fetch(`${server.baseUrl}/tasks`, { method: 'HEAD' });
+    expect(anonymous.status).toBe(401);
+    const { accessToken } = (await (await post('/auth/register', JSON.stringify({ email: `head-${Date.now()}@example.com`, password: 'correct horse battery staple' }))).json()) as { accessToken: string };
+    const head = await fetch(`${server.baseUrl}/me`, { method: 'HEAD', headers: { authorization: `Bearer ${accessToken}` } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toContain('application/json');
+    expect(head.headers.get('x-ratelimit-limit-client')).not.toBeNull();
+    expect(await head.text()).toBe('');
+  });
+
   it('answers a body nested half a million deep with 400, not a 500', async () => {
     const response = await post('/auth/login', `${'['.repeat(500_000)}${']'.repeat(500_000)}`);
     expect(response.status).toBe(400);

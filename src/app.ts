@@ -2,6 +2,7 @@ import express, { type Express, type RequestHandler, type Router } from 'express
 import { parseBodies, releaseDeferredError } from './http/body-parsing.js';
 import { createDocsRouter, loadOpenApiDocument } from './http/docs.routes.js';
 import { errorHandler } from './http/error-handler.js';
+import { headAsGet } from './http/head-requests.js';
 import { createHealthRouter, type ReadinessProbes } from './http/health.routes.js';
 import { refuseNulCharacters } from './http/nul-characters.js';
 import { openApiValidator } from './http/openapi-validator.js';
@@ -38,6 +39,7 @@ export function createApp(parts: AppParts): Express {
   app.use(parts.rateLimit);
   app.use(releaseDeferredError);
   app.use(createDocsRouter(openApi));
+  app.use(headAsGet);
   app.use(openApiValidator(openApi.document, config.OPENAPI_VALIDATE_RESPONSES));
   for (const router of parts.routers) app.use(router);
   // Reached only by documented operations that no component serves yet (the validator 404s the rest).
