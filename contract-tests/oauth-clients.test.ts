@@ -223,16 +223,20 @@ describe('the apps an account has authorised', () => {
     expect((await web.listApiTokens()).data!.items.map((item) => item.id)).toEqual([own.data!.id]);
   });
 
-  it('an app whose authorisation was withdrawn cannot mint an API token with the access token it still holds', async () => {
+  /** A signed-in account, an app it authorised for tasks:read (signed in as the app), and the withdrawal. */
+  async function accountWithApp() {
     const { email, tokens, client: web } = await signedInClient(server);
     const appId = await registeredApp(server);
     const app = await authorizedCode(server, { clientId: appId, redirectUri: APP_REDIRECT, scope: 'tasks:read', email });
-    const appAccessToken = (await exchangeCode(server, appId, APP_REDIRECT, app.code, app.verifier)).body.access_token as string;
-    const appClient = server.client({ accessToken: appAccessToken });
-    expect((await appClient.listTasks()).response.status).toBe(200);
+    const appClient = server.client({ accessToken: (await exchangeCode(server, appId, APP_REDIRECT, app.code, app.verifier)).body.access_token as string });
+    const withdraw = () => fetch(`${server.baseUrl}/oauth/authorizations/${appId}`, { method: 'DELETE', headers: bearer(tokens.accessToken) });
+    return { web, appClient, withdraw };
+  }
 
-    const removed = await fetch(`${server.baseUrl}/oauth/authorizations/${appId}`, { method: 'DELETE', headers: bearer(tokens.accessToken) });
-    expect(removed.status).toBe(204);
+  it('an app whose authorisation was withdrawn cannot mint an API token with the access token it still holds', async () => {
+    const { web, appClient, withdraw } = await accountWithApp();
+    expect((await appClient.listTasks()).response.status).toBe(200);
+    expect((await withdraw()).status).toBe(204);
 
     // The access token is a JWT and lives out its exp, but it cannot leave a credential behind.
     const minted = await appClient.createApiToken({ name: 'a way back in' });
@@ -242,13 +246,10 @@ describe('the apps an account has authorised', () => {
   });
 
   it('API tokens an app mints while it is being withdrawn do not outlive the withdrawal', async () => {
-    const { email, tokens, client: web } = await signedInClient(server);
-    const appId = await registeredApp(server);
-    const app = await authorizedCode(server, { clientId: appId, redirectUri: APP_REDIRECT, scope: 'tasks:read', email });
-    const appClient = server.client({ accessToken: (await exchangeCode(server, appId, APP_REDIRECT, app.code, app.verifier)).body.access_token as string });
+    const { web, appClient, withdraw } = await accountWithApp();
 
     const [, ...mints] = await Promise.all([
-      fetch(`${server.baseUrl}/oauth/authorizations/${appId}`, { method: 'DELETE', headers: bearer(tokens.accessToken) }),
+      withdraw(),
       ...Array.from({ length: 8 }, (_, i) => appClient.createApiToken({ name: `racing ${i}` })),
     ]);
     for (const minted of mints) {
@@ -262,14 +263,11 @@ describe('the apps an account has authorised', () => {
   });
 
   it("API tokens minted from an app's API token while the app is being withdrawn do not outlive it", async () => {
-    const { email, tokens, client: web } = await signedInClient(server);
-    const appId = await registeredApp(server);
-    const app = await authorizedCode(server, { clientId: appId, redirectUri: APP_REDIRECT, scope: 'tasks:read', email });
-    const appClient = server.client({ accessToken: (await exchangeCode(server, appId, APP_REDIRECT, app.code, app.verifier)).body.access_token as string });
+    const { web, appClient, withdraw } = await accountWithApp();
     const parent = server.client({ accessToken: (await appClient.createApiToken({ name: 'parent' })).data!.token });
 
     const [, ...mints] = await Promise.all([
-      fetch(`${server.baseUrl}/oauth/authorizations/${appId}`, { method: 'DELETE', headers: bearer(tokens.accessToken) }),
+      withdraw(),
       ...Array.from({ length: 8 }, (_, i) => parent.createApiToken({ name: `child ${i}` })),
     ]);
     for (const minted of mints) {
