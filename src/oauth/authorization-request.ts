@@ -1,18 +1,14 @@
+import type { operations } from '../../generated/api.js';
 import type { Scope } from '../http/caller.js';
 import type { OAuthClient } from './clients.service.js';
 import { matchesRegisteredRedirectUri } from './redirect-uris.js';
 import { resolveScopes } from './scopes.js';
 
-/** The parameters of an authorisation request, as the query or the consent form carries them. */
-export interface AuthorizationParams {
-  response_type?: string;
-  client_id?: string;
-  redirect_uri?: string;
-  code_challenge?: string;
-  code_challenge_method?: string;
-  state?: string;
-  scope?: string;
-}
+/**
+ * The parameters of an authorisation request, as the query or the consent form carries them: all
+ * optional strings in the document, so protocol errors become RFC 6749 redirects, not VALIDATION_FAILED.
+ */
+export type AuthorizationParams = NonNullable<operations['authorize']['parameters']['query']>;
 
 /** A request that passed every check: what the consent page shows and the code will carry. */
 export interface AuthorizationRequest {
