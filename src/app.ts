@@ -3,6 +3,7 @@ import { parseBodies, releaseDeferredError } from './http/body-parsing.js';
 import { createDocsRouter, loadOpenApiDocument } from './http/docs.routes.js';
 import { errorHandler } from './http/error-handler.js';
 import { headAsGet } from './http/head-requests.js';
+import { createObservability, type Metric } from './http/observability.js';
 import { createHealthRouter, type ReadinessProbes } from './http/health.routes.js';
 import { refuseNulCharacters } from './http/nul-characters.js';
 import { openApiValidator } from './http/openapi-validator.js';
@@ -17,6 +18,10 @@ export interface AppParts extends CoreDeps {
   readonly rateLimit: RequestHandler;
   /** Component routers, mounted after validation. */
   readonly routers: readonly Router[];
+  /** The components' counters, served by GET /metrics with the app's own. */
+  readonly metrics?: readonly Metric[];
+  /** false: no request ids, access log or /metrics (only benches measuring what they cost). */
+  readonly observe?: boolean;
 }
 
 /** The middleware order, top to bottom, is the life of a request. */
@@ -32,6 +37,8 @@ export function createApp(parts: AppParts): Express {
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'extended');
 
+  // First: every response, the early refusals and the probes included, carries its request id.
+  if (parts.observe !== false) app.use(...createObservability({ ...parts, document: openApi.document }));
   app.use(createHealthRouter(parts.readiness));
   app.use(parseBodies());
   app.use(refuseNulCharacters);

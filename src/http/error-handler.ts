@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Request } from 'express';
 import { AppError, errors } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import { publicBaseUrl } from './public-url.js';
+import { requestIdOf } from './request-log.js';
 
 interface HttpLikeError {
   status?: number;
@@ -18,7 +19,10 @@ export function errorHandler(logger: Logger, publicUrl: string | undefined): Err
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
     const appError = toAppError(err, req);
-    if (appError.status >= 500 && appError.code !== 'NOT_IMPLEMENTED') logger.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
+    // req.log carries the request id (request-log.ts); the access-log line has the route.
+    const log = (req.log as Logger | undefined) ?? logger;
+    if (appError.status >= 500 && appError.code !== 'NOT_IMPLEMENTED') log.error({ err }, 'request failed');
+    res.locals.error = appError;
     if (appError.status === 401) {
       // Every 401 carries a challenge (RFC 9110 §11.6.1) pointing at the resource metadata (decisions §9);
       // `error="invalid_token"` only where a bearer token was the problem, not a password or refresh token.
@@ -27,7 +31,8 @@ export function errorHandler(logger: Logger, publicUrl: string | undefined): Err
       res.setHeader('WWW-Authenticate', aboutTheToken ? `Bearer error="invalid_token", ${metadata}` : `Bearer ${metadata}`);
     }
     for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
-    res.status(appError.status).json(appError.toBody());
+    const requestId = appError.status >= 500 ? requestIdOf(req) : undefined;
+    res.status(appError.status).json(requestId === undefined ? appError.toBody() : { ...appError.toBody(), requestId });
   };
 }
 
