@@ -7,6 +7,7 @@ import { createObservability, type Metric } from './http/observability.js';
 import { createHealthRouter, type ReadinessProbes } from './http/health.routes.js';
 import { refuseNulCharacters } from './http/nul-characters.js';
 import { openApiValidator } from './http/openapi-validator.js';
+import { oauthPageHeaders } from './oauth/oauth.component.js';
 import { errors } from './platform/errors.js';
 import type { CoreDeps } from './deps.js';
 
@@ -40,6 +41,7 @@ export function createApp(parts: AppParts): Express {
   // First: every response, the early refusals and the probes included, carries its request id.
   if (parts.observe !== false) app.use(...createObservability({ ...parts, document: openApi.document }));
   app.use(createHealthRouter(parts.readiness));
+  app.use('/oauth/authorize', oauthPageHeaders);
   app.use(parseBodies());
   app.use(refuseNulCharacters);
   app.use(parts.identifyCaller);
