@@ -11,6 +11,8 @@ import { createConsent } from './consent.service.js';
 import { createCsrf, csrfKey } from './csrf.js';
 import { createOAuthLibraryAdapter } from './oauth-library.adapter.js';
 import { createOAuthRouter } from './oauth.routes.js';
+
+export { oauthPageHeaders } from './consent-page.js';
 import { createRevocation } from './revocation.service.js';
 
 export interface OAuthComponent {
