@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { AuthorizationRequest } from './authorization-request.js';
 import { redirectCspSource } from './redirect-uris.js';
 import { SCOPE_DESCRIPTIONS } from './scopes.js';
@@ -79,16 +79,18 @@ export function sendPage(res: Response, status: number, html: string, redirectUr
   const formAction = redirectUri ? `'self' ${redirectCspSource(redirectUri)}` : "'none'";
   res
     .status(status)
-    .set({
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': `default-src 'none'; style-src ${STYLE_HASH}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
-      'X-Frame-Options': 'DENY',
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
-    })
+    .set({ 'Content-Type': 'text/html; charset=utf-8', ...pageSecurityHeaders(formAction) })
     .send(html);
 }
+
+/**
+ * The same headers, set before validation on every answer of /oauth/authorize: its JSON 400s (a query
+ * or form of the wrong shape) and 429s carry them too, as the document declares.
+ */
+export const oauthPageHeaders: RequestHandler = (_req, res, next) => {
+  res.set(pageSecurityHeaders("'none'"));
+  next();
+};
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -110,4 +112,14 @@ ${body}
 </main></body>
 </html>
 `;
+}
+
+function pageSecurityHeaders(formAction: string): Record<string, string> {
+  return {
+    'Content-Security-Policy': `default-src 'none'; style-src ${STYLE_HASH}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    'X-Frame-Options': 'DENY',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+  };
 }

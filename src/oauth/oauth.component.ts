@@ -15,6 +15,8 @@ import { createDeviceVerification } from './device-verification.service.js';
 import { createDeviceRouter } from './device.routes.js';
 import { createOAuthLibraryAdapter } from './oauth-library.adapter.js';
 import { createOAuthRouter } from './oauth.routes.js';
+
+export { oauthPageHeaders } from './consent-page.js';
 import { createRevocation } from './revocation.service.js';
 
 export interface OAuthComponent {
