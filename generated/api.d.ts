@@ -139,14 +139,14 @@ export interface paths {
         };
         /**
          * The account's API tokens (never their secrets)
-         * @description Revoked tokens are not listed; expired ones are, until they are revoked.
+         * @description Revoked tokens are not listed; expired ones are, until they are revoked. Scope `tokens:manage`.
          */
         get: operations["listApiTokens"];
         put?: never;
         /**
          * Create an API token
-         * @description The secret (`tsk_...`) is in this response only; it is stored hashed. Without `scopes` the token
-         *     gets the caller's scopes; a token can never get a scope its creator lacks (403 `INSUFFICIENT_SCOPE`
+         * @description The secret (`tsk_...`) is in this response only; it is stored hashed. Scope `tokens:manage`. Without
+         *     `scopes` the token gets the caller's scopes except `tokens:manage` (named, it is given too); a token can never get a scope its creator lacks (403 `INSUFFICIENT_SCOPE`
          *     naming it), so an API token cannot mint a stronger one. Each API token is a client of its own with
          *     its own fence inside the account budget; tokens add no budget. `lastUsedAt` is kept to the minute.
          */
@@ -171,7 +171,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API token
-         * @description The token stops working at once and leaves the list; an unknown or already revoked token is 404.
+         * @description The token stops working at once and leaves the list; an unknown or already revoked token is 404. Scope `tokens:manage`.
          */
         delete: operations["revokeApiToken"];
         options?: never;
@@ -686,7 +686,7 @@ export interface paths {
          * The apps this account has authorised
          * @description Each app (client) the account consented to, with every scope it was granted and the time of the
          *     latest consent, newest first. Web sessions and API tokens see every app; an OAuth app's token
-         *     sees only its own entry.
+         *     sees only its own entry. Scope `tokens:manage`.
          */
         get: operations["listAuthorizations"];
         put?: never;
@@ -715,7 +715,7 @@ export interface paths {
          * @description Withdraws the account's authorisation of the app: every refresh-token family the app holds for
          *     this account is revoked and its unused codes stop working; access tokens already issued expire
          *     within `JWT_ACCESS_EXPIRES` seconds. 404 when the account has not authorised that app (an OAuth
-         *     app's token may only withdraw its own authorisation).
+         *     app's token may only withdraw its own authorisation). Scope `tokens:manage`.
          */
         delete: operations["revokeAuthorization"];
         options?: never;
@@ -871,8 +871,13 @@ export interface components {
         };
         /** @enum {string} */
         ErrorCode: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "REFRESH_TOKEN_REUSED" | "INSUFFICIENT_SCOPE" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "EMAIL_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "CONNECTOR_AUTH_FAILED" | "RATE_LIMIT_EXCEEDED" | "ACCOUNT_LOCKED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "CONNECTOR_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
-        /** @enum {string} */
-        Scope: "tasks:read" | "tasks:write" | "connectors:read" | "connectors:write";
+        /**
+         * @description `tokens:manage` is account management (list, create and revoke API tokens; list and withdraw
+         *     authorised apps). Web sessions hold it; an API token or an app holds it only when it was asked for
+         *     by name: a token made without `scopes` and an app that names no scope get the other four.
+         * @enum {string}
+         */
+        Scope: "tasks:read" | "tasks:write" | "connectors:read" | "connectors:write" | "tokens:manage";
         RegisterRequest: {
             /**
              * Format: email
@@ -1990,6 +1995,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3140,6 +3146,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3175,6 +3182,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
