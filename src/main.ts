@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     identifyCaller: components.identifyCaller,
     rateLimit: components.rateLimit,
     routers: components.routers,
+    mcp: components.mcp,
   });
 
   const server = app.listen(config.PORT, config.HOST, () => {
