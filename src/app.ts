@@ -6,6 +6,7 @@ import { headAsGet } from './http/head-requests.js';
 import { createHealthRouter, type ReadinessProbes } from './http/health.routes.js';
 import { refuseNulCharacters } from './http/nul-characters.js';
 import { openApiValidator } from './http/openapi-validator.js';
+import { oauthPageHeaders } from './oauth/oauth.component.js';
 import { errors } from './platform/errors.js';
 import type { CoreDeps } from './deps.js';
 
@@ -35,6 +36,7 @@ export function createApp(parts: AppParts): Express {
   app.set('query parser', 'extended');
 
   app.use(createHealthRouter(parts.readiness));
+  app.use('/oauth/authorize', oauthPageHeaders);
   app.use(parseBodies());
   app.use(refuseNulCharacters);
   app.use(parts.identifyCaller);

@@ -31,6 +31,12 @@ const settingsSchema = z.object({
       return value;
     }),
   OPENAPI_VALIDATE_RESPONSES: flag(false).optional(),
+  // decisions §13: the origins whose browser apps may call the API; `*` (bearer tokens, never cookies) or a list.
+  CORS_ALLOWED_ORIGINS: z
+    .string()
+    .default('*')
+    .refine(isOriginList, 'must be * or a comma-separated list of origins (scheme://host[:port])')
+    .transform((value): '*' | readonly string[] => (value.trim() === '*' ? '*' : Object.freeze(splitList(value)))),
 
   JWT_SECRET: z.string().min(1).optional(),
   JWT_ISSUER: z.string().min(1).default('task-service'),
@@ -61,6 +67,20 @@ const settingsSchema = z.object({
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
+/** `*` alone, or origins exactly as a browser sends them in `Origin` (no path, no trailing slash). */
+function isOriginList(value: string): boolean {
+  if (value.trim() === '*') return true;
+  const entries = splitList(value);
+  return entries.length > 0 && entries.every((entry) => URL.canParse(entry) && new URL(entry).origin === entry && /^https?:$/.test(new URL(entry).protocol));
+}
 
 export interface Config extends Readonly<Omit<Settings, 'OPENAPI_VALIDATE_RESPONSES'>> {
   readonly OPENAPI_VALIDATE_RESPONSES: boolean;

@@ -79,9 +79,7 @@ export function createAccessTokens(settings: AccessTokenSettings): AccessTokens 
           scope: subject.scopes.join(' '),
           cid: subject.clientId,
           sid: subject.sessionId,
-          // Rounded up, not down as `expiresIn` would: a token never lives less than its lifetime
-          // (with whole-second claims, `expiresIn: 1` could expire a few milliseconds after issue).
-          exp: Math.ceil(Date.now() / 1000) + lifetimeSeconds,
+          ...lifetimeClaims(lifetimeSeconds),
         },
         secret,
         {
@@ -136,3 +134,13 @@ const isAccessTokenType = (typ: string) => {
   const lower = typ.toLowerCase();
   return lower === ACCESS_TOKEN_TYPE || lower === `application/${ACCESS_TOKEN_TYPE}`;
 };
+
+/**
+ * `exp - iat` is the lifetime exactly, as `expires_in` says. Both are rounded up, not down as jsonwebtoken's
+ * `expiresIn` would: a token never lives less than its lifetime (with whole-second claims, a lifetime of 1
+ * could otherwise end a few milliseconds after issue), and `iat` is at most a second ahead.
+ */
+function lifetimeClaims(lifetimeSeconds: number): { iat: number; exp: number } {
+  const iat = Math.ceil(Date.now() / 1000);
+  return { iat, exp: iat + lifetimeSeconds };
+}

@@ -1,6 +1,7 @@
 import * as OpenApiValidator from 'express-openapi-validator';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { RequestHandler } from 'express';
+import { isRfc3339DateTime } from '../platform/time.js';
 import { securityHandlers } from './security-handlers.js';
 
 /**
@@ -18,6 +19,10 @@ export function openApiValidator(document: Record<string, unknown>, validateResp
     // The document has no multipart bodies: no multer in front of every request.
     fileUploader: false,
     // An email is trimmed before it is stored (decisions §3), so spaces around it are not an error.
-    formats: { email: { type: 'string', validate: (value: string) => (fullFormats.email as RegExp).test(value.trim()) } },
+    formats: {
+      email: { type: 'string', validate: (value: string) => (fullFormats.email as RegExp).test(value.trim()) },
+      // The calendar too, not only the shape: 2026-02-31 is refused here, the one place every time enters.
+      'date-time': { type: 'string', validate: isRfc3339DateTime },
+    },
   }) as RequestHandler[];
 }

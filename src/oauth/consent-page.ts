@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { AuthorizationRequest } from './authorization-request.js';
 import { redirectCspSource } from './redirect-uris.js';
 import { SCOPE_DESCRIPTIONS } from './scopes.js';
@@ -14,7 +14,7 @@ input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:
 button[value=allow]{background:#1f5eff;color:#fff;border:0;border-radius:4px}
 .error{background:#fdecea;color:#8a1c12;padding:.6rem .8rem;border-radius:4px}
 .note{color:#5a6275;font-size:.9rem}`;
-const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+export const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
 export interface ConsentPage {
   request: AuthorizationRequest;
@@ -79,22 +79,25 @@ export function sendPage(res: Response, status: number, html: string, redirectUr
   const formAction = redirectUri ? `'self' ${redirectCspSource(redirectUri)}` : "'none'";
   res
     .status(status)
-    .set({
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': `default-src 'none'; style-src ${STYLE_HASH}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
-      'X-Frame-Options': 'DENY',
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
-    })
+    .set({ 'Content-Type': 'text/html; charset=utf-8', ...pageSecurityHeaders(formAction) })
     .send(html);
 }
+
+/**
+ * The same headers, set before validation on every answer of /oauth/authorize: its JSON 400s (a query
+ * or form of the wrong shape) and 429s carry them too, as the document declares.
+ */
+export const oauthPageHeaders: RequestHandler = (_req, res, next) => {
+  res.set(pageSecurityHeaders("'none'"));
+  next();
+};
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-function page(title: string, body: string): string {
+/** A whole OAuth page around `body`, styled by the one inline style STYLE_HASH allows. */
+export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -109,4 +112,14 @@ ${body}
 </main></body>
 </html>
 `;
+}
+
+function pageSecurityHeaders(formAction: string): Record<string, string> {
+  return {
+    'Content-Security-Policy': `default-src 'none'; style-src ${STYLE_HASH}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    'X-Frame-Options': 'DENY',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+  };
 }

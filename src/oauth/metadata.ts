@@ -1,6 +1,7 @@
 import type { components } from '../../generated/api.js';
 import { MCP_PATH } from '../http/bearer-challenge.js';
 import { ALL_SCOPES } from '../http/caller.js';
+import { DEVICE_CODE_GRANT } from './device-grant.service.js';
 
 type Schemas = components['schemas'];
 
@@ -14,7 +15,8 @@ export function authorizationServerMetadata(issuer: string): Schemas['Authorizat
     registration_endpoint: `${issuer}/oauth/register`,
     scopes_supported: [...ALL_SCOPES],
     response_types_supported: ['code'],
-    grant_types_supported: ['authorization_code', 'refresh_token'],
+    grant_types_supported: ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT],
+    device_authorization_endpoint: `${issuer}/oauth/device_authorization`,
     token_endpoint_auth_methods_supported: ['none'],
     revocation_endpoint_auth_methods_supported: ['none'],
     code_challenge_methods_supported: ['S256'],

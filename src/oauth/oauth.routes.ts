@@ -91,7 +91,8 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
 
 function send(res: Response, outcome: ConsentOutcome, redirectStatus: 302 | 303): void {
   if (outcome.kind === 'redirect') {
-    res.set('Cache-Control', 'no-store').redirect(redirectStatus, outcome.location);
+    // No body: Express's redirect would send a text/plain one the document does not declare.
+    res.status(redirectStatus).set('Cache-Control', 'no-store').location(outcome.location).end();
     return;
   }
   res.set(outcome.headers);

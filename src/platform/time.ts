@@ -44,3 +44,27 @@ function civilDate(daysSinceEpoch: number): string {
 }
 
 const pad2 = (value: number) => (value < 10 ? `0${value}` : `${value}`);
+
+const RFC3339_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/i;
+
+/**
+ * RFC 3339 §5.6 `date-time` with a real calendar date: 2026-02-31 and 2026-02-29 are not times, where
+ * Date.parse would silently roll them into March. A leap second (`23:59:60`) is refused as well: stored
+ * times are POSIX instants, which have no leap seconds, and a time is never changed silently.
+ */
+export function isRfc3339DateTime(value: string): boolean {
+  const match = RFC3339_DATE_TIME.exec(value);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second, offsetHour, offsetMinute] = match.slice(1).map((part) => Number(part ?? 0)) as number[];
+  return (
+    month! >= 1 && month! <= 12 &&
+    day! >= 1 && day! <= daysInMonth(year!, month!) &&
+    hour! <= 23 && minute! <= 59 && second! <= 59 &&
+    offsetHour! <= 23 && offsetMinute! <= 59
+  );
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}

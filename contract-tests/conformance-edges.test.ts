@@ -1,0 +1,96 @@
+// Cases a conformance tool (Schemathesis, Portman, Prism) found at the edge of the contract: impossible
+// dates, raw colons in a query, bodies and headers of OAuth redirects and errors, response headers the
+// document marks required.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_REDIRECT, authorizeUrl, pkcePair, registeredApp } from './oauth-helpers.js';
+import { signedInClient, startServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+let accessToken: string;
+beforeAll(async () => {
+  server = await startServer();
+  accessToken = (await signedInClient(server)).tokens.accessToken;
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const IMPOSSIBLE_DATES = ['2026-02-31T00:00:00Z', '2026-04-31T00:00:00Z', '2026-06-31T00:00:00Z', '2026-02-29T00:00:00Z'];
+
+function call(path: string, init: RequestInit = {}) {
+  return fetch(`${server.baseUrl}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', ...init.headers },
+  });
+}
+
+async function expectValidationFailed(response: Response, path: string) {
+  expect(response.status).toBe(400);
+  const body = (await response.json()) as { code: string; details: { path: string }[] };
+  expect(body.code).toBe('VALIDATION_FAILED');
+  expect(body.details.map((detail) => detail.path)).toContain(path);
+}
+
+describe('date-times are checked against the calendar at the edge', () => {
+  it.each(IMPOSSIBLE_DATES)('creating a task due %s is 400 VALIDATION_FAILED, and nothing is stored', async (dueAt) => {
+    const before = ((await (await call('/tasks?limit=200')).json()) as { items: unknown[] }).items.length;
+    await expectValidationFailed(await call('/tasks', { method: 'POST', body: JSON.stringify({ title: 'Impossible', dueAt }) }), '/body/dueAt');
+    expect(((await (await call('/tasks?limit=200')).json()) as { items: unknown[] }).items).toHaveLength(before);
+  });
+
+  it.each(IMPOSSIBLE_DATES)('changing a task to be due %s is 400 and leaves it as it was', async (dueAt) => {
+    const task = (await (await call('/tasks', { method: 'POST', body: JSON.stringify({ title: 'Possible', dueAt: '2026-02-28T00:00:00Z' }) })).json()) as { id: string };
+    await expectValidationFailed(await call(`/tasks/${task.id}`, { method: 'PATCH', body: JSON.stringify({ dueAt }) }), '/body/dueAt');
+    expect(((await (await call(`/tasks/${task.id}`)).json()) as { dueAt: string }).dueAt).toBe('2026-02-28T00:00:00.000Z');
+  });
+
+  it.each(IMPOSSIBLE_DATES)('listing tasks updated since %s is 400', async (since) => {
+    await expectValidationFailed(await call(`/tasks?updatedSince=${encodeURIComponent(since)}`), '/query/updatedSince');
+  });
+
+  it('a leap second (23:59:60) is refused with 400, as the document says; 29 February of a leap year is a date', async () => {
+    await expectValidationFailed(await call('/tasks', { method: 'POST', body: JSON.stringify({ title: 'Leap', dueAt: '2016-12-31T23:59:60Z' }) }), '/body/dueAt');
+    const leapDay = await call('/tasks', { method: 'POST', body: JSON.stringify({ title: 'Leap day', dueAt: '2028-02-29T12:00:00+02:00' }) });
+    expect(leapDay.status).toBe(201);
+    expect(((await leapDay.json()) as { dueAt: string }).dueAt).toBe('2028-02-29T10:00:00.000Z');
+  });
+});
+
+describe('query values may carry reserved characters raw (RFC 3986 §3.4)', () => {
+  it('GET /tasks?updatedSince=2020-01-01T00:00:00Z with unencoded colons answers 200 with the tasks since then', async () => {
+    const task = (await (await call('/tasks', { method: 'POST', body: JSON.stringify({ title: 'Raw colon' }) })).json()) as { id: string };
+    const raw = await call('/tasks?updatedSince=2020-01-01T00:00:00Z&limit=200');
+    expect(raw.status).toBe(200);
+    const items = ((await raw.json()) as { items: { id: string }[] }).items;
+    expect(items.map((item) => item.id)).toContain(task.id);
+
+    const future = await call('/tasks?updatedSince=2999-01-01T00:00:00Z');
+    expect(future.status).toBe(200);
+    expect(((await future.json()) as { items: unknown[] }).items).toEqual([]);
+  });
+});
+
+describe('OAuth authorization endpoint answers', () => {
+  it('its redirects carry no body (the document declares none), only Location', async () => {
+    const clientId = await registeredApp(server);
+    const { challenge } = pkcePair();
+    const response = await fetch(authorizeUrl(server, { client_id: clientId, redirect_uri: APP_REDIRECT, code_challenge: challenge, response_type: 'token' }), { redirect: 'manual' });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toMatch(/^https:\/\/app\.example\.com\/oauth\/callback\?error=unsupported_response_type/);
+    expect(response.headers.get('content-type')).toBeNull();
+    expect(await response.text()).toBe('');
+  });
+
+  it('its JSON 400s (a query of the wrong shape) carry the security headers its 400 response declares', async () => {
+    const response = await fetch(`${server.baseUrl}/oauth/authorize?client_id=${'x'.repeat(300)}`, { redirect: 'manual' });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(((await response.json()) as { code: string }).code).toBe('VALIDATION_FAILED');
+  });
+
+  it('withdrawing an app with a too-long client id is the documented 400 VALIDATION_FAILED', async () => {
+    await expectValidationFailed(await call(`/oauth/authorizations/${'c'.repeat(256)}`, { method: 'DELETE' }), '/params/clientId');
+  });
+});
