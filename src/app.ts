@@ -1,4 +1,4 @@
-import express, { type Express, type RequestHandler, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import { parseBodies, releaseDeferredError } from './http/body-parsing.js';
 import { createDocsRouter, loadOpenApiDocument } from './http/docs.routes.js';
 import { errorHandler } from './http/error-handler.js';
@@ -23,6 +23,8 @@ export interface AppParts extends CoreDeps {
   readonly metrics?: readonly Metric[];
   /** false: no request ids, access log or /metrics (only benches measuring what they cost). */
   readonly observe?: boolean;
+  /** POST /mcp (the MCP server), mounted at /mcp before the validator; absent in apps built without it. */
+  readonly mcp?: readonly (RequestHandler | ErrorRequestHandler)[];
 }
 
 /** The middleware order, top to bottom, is the life of a request. */
@@ -47,6 +49,7 @@ export function createApp(parts: AppParts): Express {
   app.use(parts.identifyCaller);
   app.use(parts.rateLimit);
   app.use(releaseDeferredError);
+  if (parts.mcp) app.use('/mcp', ...parts.mcp);
   app.use(createDocsRouter(openApi));
   app.use(headAsGet);
   app.use(openApiValidator(openApi.document, config.OPENAPI_VALIDATE_RESPONSES));

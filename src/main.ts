@@ -29,6 +29,7 @@ async function main(): Promise<void> {
     rateLimit: components.rateLimit,
     routers: components.routers,
     metrics: components.metrics,
+    mcp: components.mcp,
   });
 
   const server = app.listen(config.PORT, config.HOST, () => {

@@ -4,6 +4,7 @@ import type { components } from '../../generated/api.js';
 import type { CoreDeps } from '../deps.js';
 import { createConnectorAccountsService } from './connector-accounts.service.js';
 import type { ConnectorDefinition, ConnectorTools } from './connector-registry.js';
+import { toConnectorAccount, toSyncJob } from './connectors.presenters.js';
 import { createConnectorsRouter } from './connectors.routes.js';
 import { createCredentialsCipher, loadConnectorSecretKey } from './credentials-cipher.js';
 import { githubConnector } from './github.connector.js';
@@ -13,13 +14,20 @@ import { createSyncRunner } from './sync-runner.js';
 import { claimableJobIds } from './sync-jobs.repository.js';
 import { createSyncService } from './sync.service.js';
 
-type ConnectorType = components['schemas']['ConnectorType'];
+type Schemas = components['schemas'];
+type ConnectorType = Schemas['ConnectorType'];
 
 export interface ConnectorsComponent {
   /** /connectors, /connector-accounts and /sync-jobs. */
   router: Router;
   /** The per-type cap and what the account uses of it, for every connector type. */
   usage: (accountId: string) => Promise<{ type: ConnectorType; limit: number; used: number }[]>;
+  /** The operations behind some routes, in their REST shapes, for the MCP tools. */
+  operations: {
+    listAccounts: (accountId: string) => Promise<Schemas['ConnectorAccountList']>;
+    startSync: (accountId: string, connectorAccountId: string) => Promise<Schemas['SyncJob']>;
+    getSyncJob: (accountId: string, jobId: string) => Promise<Schemas['SyncJob']>;
+  };
   /** Starts the sync-job runner (and recovers jobs a crash left behind). */
   start: () => void;
   /** Stops taking jobs and waits for the running ones to reach a safe point. */
@@ -63,6 +71,11 @@ export function createConnectorsComponent({ config, db, logger }: CoreDeps): Con
   return {
     router: createConnectorsRouter(accounts, sync),
     usage: accounts.usage,
+    operations: {
+      listAccounts: async (accountId) => ({ items: (await accounts.list(accountId)).map(toConnectorAccount) }),
+      startSync: async (accountId, connectorAccountId) => toSyncJob(await sync.startSync(accountId, connectorAccountId)),
+      getSyncJob: async (accountId, jobId) => toSyncJob(await sync.getJob(accountId, jobId)),
+    },
     start: runner.start,
     stop: async () => {
       await runner.stop();

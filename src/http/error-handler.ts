@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, Request } from 'express';
 import { AppError, errors } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
-import { publicBaseUrl } from './public-url.js';
+import { bearerChallenge } from './bearer-challenge.js';
 import { requestIdOf } from './request-log.js';
 
 interface HttpLikeError {
@@ -23,13 +23,8 @@ export function errorHandler(logger: Logger, publicUrl: string | undefined): Err
     const log = (req.log as Logger | undefined) ?? logger;
     if (appError.status >= 500 && appError.code !== 'NOT_IMPLEMENTED') log.error({ err }, 'request failed');
     res.locals.error = appError;
-    if (appError.status === 401) {
-      // Every 401 carries a challenge (RFC 9110 §11.6.1) pointing at the resource metadata (decisions §9);
-      // `error="invalid_token"` only where a bearer token was the problem, not a password or refresh token.
-      const metadata = `resource_metadata="${publicBaseUrl(req, publicUrl)}/.well-known/oauth-protected-resource"`;
-      const aboutTheToken = appError.code === 'UNAUTHENTICATED' || appError.code === 'TOKEN_EXPIRED';
-      res.setHeader('WWW-Authenticate', aboutTheToken ? `Bearer error="invalid_token", ${metadata}` : `Bearer ${metadata}`);
-    }
+    const challenge = bearerChallenge(req, appError, publicUrl);
+    if (challenge) res.setHeader('WWW-Authenticate', challenge);
     for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
     const requestId = appError.status >= 500 ? requestIdOf(req) : undefined;
     res.status(appError.status).json(requestId === undefined ? appError.toBody() : { ...appError.toBody(), requestId });
@@ -39,7 +34,7 @@ export function errorHandler(logger: Logger, publicUrl: string | undefined): Err
 // Connection-level failures of PostgreSQL or a busy SQLite file: the database, not the request, is at fault.
 const DATABASE_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08001', '08003', '08006', 'SQLITE_BUSY']);
 
-function isDatabaseUnavailable(err: unknown): boolean {
+export function isDatabaseUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; name?: unknown } | null;
   return Boolean(e) && (DATABASE_UNAVAILABLE.has(String(e?.code)) || e?.name === 'KnexTimeoutError');
 }
