@@ -50,7 +50,7 @@ describe('the device authorization grant (RFC 8628)', () => {
   });
 
   it('answers authorization_pending until approved, then tokens once, for the scopes asked', async () => {
-    const { email } = await signedInClient(server);
+    const { email, tokens: web } = await signedInClient(server);
     const device = await deviceCode(server, 'tasks:read');
     expectOAuthError(await pollDevice(server, device.device_code), 400, 'authorization_pending');
 
@@ -75,8 +75,8 @@ describe('the device authorization grant (RFC 8628)', () => {
     // The code works once; the refresh token rotates like any other taskctl refresh token.
     expectOAuthError(await pollDevice(server, device.device_code), 400, 'invalid_grant');
     expect((await refresh(server, 'taskctl', tokens.body.refresh_token as string)).response.status).toBe(200);
-    // The person sees the app among their authorisations.
-    const signedIn = await fetch(`${server.baseUrl}/oauth/authorizations`, { headers: bearer(tokens.body.access_token as string) });
+    // The person sees the app among their authorisations (the app itself lacks tokens:manage).
+    const signedIn = await fetch(`${server.baseUrl}/oauth/authorizations`, { headers: bearer(web.accessToken) });
     expect(((await signedIn.json()) as { items: { clientId: string }[] }).items.map((item) => item.clientId)).toEqual(['taskctl']);
   });
 
