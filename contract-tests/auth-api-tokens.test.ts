@@ -72,9 +72,9 @@ describe('API tokens', () => {
     expect([401, 403]).not.toContain(listed.response.status);
   });
 
-  it('cannot mint a token with more scopes than their own; without scopes the new one gets the creator’s', async () => {
+  it('cannot mint a token with more scopes than their own; without scopes the new one gets the creator’s but tokens:manage', async () => {
     const { client } = await signedInClient(server);
-    const readOnly = (await createToken(client, { name: 'reader', scopes: ['tasks:read'] })).data;
+    const readOnly = (await createToken(client, { name: 'reader', scopes: ['tasks:read', 'tokens:manage'] })).data;
     const reader = server.client({ accessToken: readOnly.token });
 
     const stronger = await reader.createApiToken({ name: 'escalate', scopes: ['tasks:read', 'tasks:write'] });

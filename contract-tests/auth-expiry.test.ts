@@ -1,8 +1,6 @@
-import type { components } from '@task-service/sdk';
+import type { IssuedTokens } from '@task-service/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInClient, startServer, type TestServer } from './support/server.js';
-
-type TokenPair = components['schemas']['TokenPair'];
 
 // Tokens live 1 s and at most 2 s (exp is rounded up to the next whole second): waiting longer expires them.
 const PAST_EXPIRY_MS = 2_200;
@@ -36,7 +34,7 @@ describe('access token expiry (JWT_ACCESS_EXPIRES=1)', () => {
   it('an SDK client with an expired token refreshes transparently, once for parallel calls, and reports the new pair', async () => {
     const { tokens } = await signedInClient(server);
     const refreshRequests: string[] = [];
-    const reported: TokenPair[] = [];
+    const reported: IssuedTokens[] = [];
     const client = server.client({
       accessToken: tokens.accessToken,
       refreshToken: tokens.refreshToken,

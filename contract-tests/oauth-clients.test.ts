@@ -34,7 +34,7 @@ describe('metadata documents', () => {
       token_endpoint: `${issuer}/oauth/token`,
       revocation_endpoint: `${issuer}/oauth/revoke`,
       registration_endpoint: `${issuer}/oauth/register`,
-      scopes_supported: ALL,
+      scopes_supported: [...ALL, 'tokens:manage'],
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       token_endpoint_auth_methods_supported: ['none'],
@@ -51,7 +51,7 @@ describe('metadata documents', () => {
     expect(await response.json()).toMatchObject({
       resource: server.baseUrl,
       authorization_servers: [server.baseUrl],
-      scopes_supported: ALL,
+      scopes_supported: [...ALL, 'tokens:manage'],
       bearer_methods_supported: ['header'],
     });
   });
@@ -197,11 +197,11 @@ describe('the apps an account has authorised', () => {
   it('revoking an app also revokes the API tokens it minted, and those its tokens minted, but not the account’s own', async () => {
     const { email, tokens, client: web } = await signedInClient(server);
     const appId = await registeredApp(server);
-    const app = await authorizedCode(server, { clientId: appId, redirectUri: APP_REDIRECT, scope: 'tasks:read', email });
+    const app = await authorizedCode(server, { clientId: appId, redirectUri: APP_REDIRECT, scope: 'tasks:read tokens:manage', email });
     const appAccessToken = (await exchangeCode(server, appId, APP_REDIRECT, app.code, app.verifier)).body.access_token as string;
-    const minted = await server.client({ accessToken: appAccessToken }).createApiToken({ name: 'minted by the app' });
+    const minted = await server.client({ accessToken: appAccessToken }).createApiToken({ name: 'minted by the app', scopes: ['tasks:read', 'tokens:manage'] });
     expect(minted.response.status).toBe(201);
-    expect(minted.data!.scopes).toEqual(['tasks:read']);
+    expect(minted.data!.scopes).toEqual(['tasks:read', 'tokens:manage']);
     const appToken = server.client({ accessToken: minted.data!.token });
     const chained = await appToken.createApiToken({ name: 'minted by the app’s token' });
     expect(chained.response.status).toBe(201);
@@ -223,11 +223,11 @@ describe('the apps an account has authorised', () => {
     expect((await web.listApiTokens()).data!.items.map((item) => item.id)).toEqual([own.data!.id]);
   });
 
-  /** A signed-in account, an app it authorised for tasks:read (signed in as the app), and the withdrawal. */
+  /** A signed-in account, an app it authorised for tasks:read and tokens:manage (signed in as the app), and the withdrawal. */
   async function accountWithApp() {
     const { email, tokens, client: web } = await signedInClient(server);
     const appId = await registeredApp(server);
-    const app = await authorizedCode(server, { clientId: appId, redirectUri: APP_REDIRECT, scope: 'tasks:read', email });
+    const app = await authorizedCode(server, { clientId: appId, redirectUri: APP_REDIRECT, scope: 'tasks:read tokens:manage', email });
     const appClient = server.client({ accessToken: (await exchangeCode(server, appId, APP_REDIRECT, app.code, app.verifier)).body.access_token as string });
     const withdraw = () => fetch(`${server.baseUrl}/oauth/authorizations/${appId}`, { method: 'DELETE', headers: bearer(tokens.accessToken) });
     return { web, appClient, withdraw };
@@ -264,7 +264,7 @@ describe('the apps an account has authorised', () => {
 
   it("API tokens minted from an app's API token while the app is being withdrawn do not outlive it", async () => {
     const { web, appClient, withdraw } = await accountWithApp();
-    const parent = server.client({ accessToken: (await appClient.createApiToken({ name: 'parent' })).data!.token });
+    const parent = server.client({ accessToken: (await appClient.createApiToken({ name: 'parent', scopes: ['tasks:read', 'tokens:manage'] })).data!.token });
 
     const [, ...mints] = await Promise.all([
       withdraw(),
@@ -280,7 +280,7 @@ describe('the apps an account has authorised', () => {
   it("an app's own token sees only its own authorisation, and cannot revoke another app's", async () => {
     const { email } = await signedInClient(server);
     const appId = await registeredApp(server);
-    const app = await authorizedCode(server, { clientId: appId, redirectUri: APP_REDIRECT, scope: 'tasks:read', email });
+    const app = await authorizedCode(server, { clientId: appId, redirectUri: APP_REDIRECT, scope: 'tasks:read tokens:manage', email });
     const appToken = (await exchangeCode(server, appId, APP_REDIRECT, app.code, app.verifier)).body.access_token as string;
     await authorizedCode(server, { clientId: 'taskctl', redirectUri: TASKCTL_REDIRECT, email });
 

@@ -139,14 +139,14 @@ export interface paths {
         };
         /**
          * The account's API tokens (never their secrets)
-         * @description Revoked tokens are not listed; expired ones are, until they are revoked.
+         * @description Revoked tokens are not listed; expired ones are, until they are revoked. Scope `tokens:manage`.
          */
         get: operations["listApiTokens"];
         put?: never;
         /**
          * Create an API token
-         * @description The secret (`tsk_...`) is in this response only; it is stored hashed. Without `scopes` the token
-         *     gets the caller's scopes; a token can never get a scope its creator lacks (403 `INSUFFICIENT_SCOPE`
+         * @description The secret (`tsk_...`) is in this response only; it is stored hashed. Scope `tokens:manage`. Without
+         *     `scopes` the token gets the caller's scopes except `tokens:manage` (named, it is given too); a token can never get a scope its creator lacks (403 `INSUFFICIENT_SCOPE`
          *     naming it), so an API token cannot mint a stronger one. Each API token is a client of its own with
          *     its own fence inside the account budget; tokens add no budget. `lastUsedAt` is kept to the minute.
          */
@@ -171,7 +171,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API token
-         * @description The token stops working at once and leaves the list; an unknown or already revoked token is 404.
+         * @description The token stops working at once and leaves the list; an unknown or already revoked token is 404. Scope `tokens:manage`.
          */
         delete: operations["revokeApiToken"];
         options?: never;
@@ -460,6 +460,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/oauth-protected-resource/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth 2.0 protected resource metadata (RFC 9728) of the MCP server
+         * @description Named by the `resource_metadata` parameter of the `WWW-Authenticate` header of every 401 from
+         *     `/mcp`: the resource is `{PUBLIC_URL}/mcp` (the address of `/mcp`), a resource of its own (RFC 8707):
+         *     an MCP client asks for tokens with `resource` set to it, and only such tokens are accepted by `/mcp`.
+         *     Its authorisation server is the issuer of `/.well-known/oauth-authorization-server`.
+         */
+        get: operations["getMcpProtectedResourceMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/register": {
         parameters: {
             query?: never;
@@ -556,7 +579,7 @@ export interface paths {
         put?: never;
         /**
          * Token endpoint (RFC 6749)
-         * @description `authorization_code` and `refresh_token` grants only (anything else: `unsupported_grant_type`).
+         * @description `authorization_code`, `refresh_token` and the device grant only (anything else: `unsupported_grant_type`).
          *     Public clients: send `client_id`, never a secret (a client that authenticates otherwise gets 401
          *     `invalid_client`).
          *
@@ -568,6 +591,11 @@ export interface paths {
          *     `refresh_token`: `refresh_token` and `client_id`; `scope` may narrow the new access token to part
          *     of the grant (the refresh token keeps the grant). Every use rotates the refresh token; presenting
          *     a rotated one again revokes its whole family.
+         *
+         *     `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4, for clients allowed it: `taskctl`):
+         *     `device_code` and `client_id`. Until the person decides, 400 `authorization_pending`; polling
+         *     faster than `interval` seconds, 400 `slow_down` (and the interval grows by 5 s); denied,
+         *     `access_denied`; past its 600 s, `expired_token`; a used or unknown code, `invalid_grant`.
          *
          *     The parameters are checked here, not by the schema: errors are RFC 6749 §5.2 bodies (`error`,
          *     `error_description`), 400 except `invalid_client` (401). Spends the strict sign-in budget of this
@@ -604,6 +632,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/device_authorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Device authorization request (RFC 8628), for the CLI on machines without a browser
+         * @description Starts the device authorization grant: the client shows `user_code` and `verification_uri` (or
+         *     `verification_uri_complete`) to the person, who approves it on `GET /oauth/device` from any
+         *     browser, while the client polls `POST /oauth/token` with
+         *     `grant_type=urn:ietf:params:oauth:grant-type:device_code` no faster than every `interval` seconds.
+         *
+         *     Only clients allowed this grant (the built-in `taskctl`) may ask: an unknown `client_id` is 401
+         *     `invalid_client`, another client 400 `unauthorized_client`. `scope` is as on `GET /oauth/authorize`
+         *     (all the client's scopes when absent; unknown names are `invalid_scope`). The device code lives
+         *     600 s and works once; user codes are 8 letters from `BCDFGHJKLMNPQRSTVWXZ`, shown as `BCDF-GHJK`,
+         *     and accepted in any case, with or without the dash. Spends a strict budget of its own (by client IP).
+         */
+        post: operations["requestDeviceAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/device": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Device verification page (enter the user code, then sign in and approve)
+         * @description Without `user_code`, a page asking for the code the device shows. With a `user_code` of a pending,
+         *     unexpired request, the sign-in and approval page: which app, which scopes, the code to compare,
+         *     and a form posting to `POST /oauth/device` with a CSRF token bound to the code and to a cookie set
+         *     here (`oauth_csrf`, as on `GET /oauth/authorize`). An unknown, expired or used code shows the code
+         *     page again with an error (200). Spends a strict budget of its own (by client IP), so user codes
+         *     cannot be guessed. Pages carry the headers of the consent page.
+         */
+        get: operations["showDeviceVerification"];
+        put?: never;
+        /**
+         * The device approval form (sign-in and decision)
+         * @description Sent by the page of `GET /oauth/device?user_code=...`: `user_code`, `csrf_token` and the
+         *     `oauth_csrf` cookie, then `email`, `password` and `decision`. A missing, stale or mismatched CSRF
+         *     token answers 400 with an HTML error page. `decision=deny` refuses the request without signing in
+         *     (the device's next poll gets `access_denied`). `decision=allow` signs in through the same lockout
+         *     as `POST /auth/login` and spends the same strict sign-in budget (by client IP): a wrong email or
+         *     password shows the page again (200), a locked email shows it with the time to wait (429,
+         *     `Retry-After`). Signed in, the request is approved (once: a code already approved, denied or
+         *     expired shows the code page with an error), the app is recorded among the account's
+         *     authorisations, and a page says the device is connected.
+         */
+        post: operations["submitDeviceVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/authorizations": {
         parameters: {
             query?: never;
@@ -615,7 +709,7 @@ export interface paths {
          * The apps this account has authorised
          * @description Each app (client) the account consented to, with every scope it was granted and the time of the
          *     latest consent, newest first. Web sessions and API tokens see every app; an OAuth app's token
-         *     sees only its own entry.
+         *     sees only its own entry. Scope `tokens:manage`.
          */
         get: operations["listAuthorizations"];
         put?: never;
@@ -644,7 +738,7 @@ export interface paths {
          * @description Withdraws the account's authorisation of the app: every refresh-token family the app holds for
          *     this account is revoked and its unused codes stop working; access tokens already issued expire
          *     within `JWT_ACCESS_EXPIRES` seconds. 404 when the account has not authorised that app (an OAuth
-         *     app's token may only withdraw its own authorisation).
+         *     app's token may only withdraw its own authorisation). Scope `tokens:manage`.
          */
         delete: operations["revokeAuthorization"];
         options?: never;
@@ -686,6 +780,29 @@ export interface paths {
          *     `status: degraded` and `redis: down`.
          */
         get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics of this process
+         * @description The Prometheus text format: process metrics, request durations by operationId and status,
+         *     rate-limit decisions, lockout and quota refusals, sync jobs, the rate-limit store's state and
+         *     the database pool. Outside the rate limits; no rate-limit headers. When the server has a
+         *     `METRICS_TOKEN`, it must come as a bearer token (401 otherwise).
+         */
+        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -797,11 +914,18 @@ export interface components {
             used?: number;
             /** @description With `INSUFFICIENT_SCOPE`, the scope the operation needs. */
             requiredScope?: string;
+            /** @description With 5xx - the `X-Request-Id` of the request. */
+            requestId?: string;
         };
         /** @enum {string} */
         ErrorCode: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "REFRESH_TOKEN_REUSED" | "INSUFFICIENT_SCOPE" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "EMAIL_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "CONNECTOR_AUTH_FAILED" | "RATE_LIMIT_EXCEEDED" | "ACCOUNT_LOCKED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "CONNECTOR_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
-        /** @enum {string} */
-        Scope: "tasks:read" | "tasks:write" | "connectors:read" | "connectors:write";
+        /**
+         * @description `tokens:manage` is account management (list, create and revoke API tokens; list and withdraw
+         *     authorised apps). Web sessions hold it; an API token or an app holds it only when it was asked for
+         *     by name: a token made without `scopes` and an app that names no scope get the other four.
+         * @enum {string}
+         */
+        Scope: "tasks:read" | "tasks:write" | "connectors:read" | "connectors:write" | "tokens:manage";
         RegisterRequest: {
             /**
              * Format: email
@@ -1039,6 +1163,8 @@ export interface components {
             scopes_supported?: string[];
             response_types_supported: string[];
             grant_types_supported?: string[];
+            /** @description RFC 8628: where the device grant starts. */
+            device_authorization_endpoint?: string;
             token_endpoint_auth_methods_supported?: string[];
             revocation_endpoint_auth_methods_supported?: string[];
             code_challenge_methods_supported?: string[];
@@ -1082,7 +1208,7 @@ export interface components {
         };
         /** @description RFC 6749 §4.1.3 and §6; the server checks the values so refusals are RFC 6749 §5.2 errors. */
         OAuthTokenRequest: {
-            /** @description `authorization_code` or `refresh_token` (required). */
+            /** @description `authorization_code`, `refresh_token` or `urn:ietf:params:oauth:grant-type:device_code` (required). */
             grant_type?: string;
             code?: string;
             redirect_uri?: string;
@@ -1091,6 +1217,8 @@ export interface components {
             /** @description PKCE verifier, 43 to 128 characters of `[A-Za-z0-9-._~]`; required with `authorization_code`. */
             code_verifier?: string;
             refresh_token?: string;
+            /** @description The `device_code` of `POST /oauth/device_authorization`; required with the device_code grant. */
+            device_code?: string;
             scope?: string;
             /** @description RFC 8707 resource indicator; accepted and ignored (this server is the one resource). */
             resource?: string;
@@ -1128,6 +1256,35 @@ export interface components {
             code_challenge_method?: string;
             state?: string;
             scope?: string;
+        };
+        /** @description RFC 8628 §3.1; the server checks the values so refusals are RFC 6749 §5.2 errors. */
+        DeviceAuthorizationRequest: {
+            /** @description `taskctl` (required). */
+            client_id?: string;
+            /** @description Space-separated scopes. */
+            scope?: string;
+        };
+        DeviceAuthorizationResponse: {
+            /** @description For the token endpoint only; never shown to the person. */
+            device_code: string;
+            /** @example BCDF-GHJK */
+            user_code: string;
+            /** @example http://localhost:3000/oauth/device */
+            verification_uri: string;
+            /** @example http://localhost:3000/oauth/device?user_code=BCDF-GHJK */
+            verification_uri_complete: string;
+            /** @description Seconds the codes live (600). */
+            expires_in: number;
+            /** @description Seconds to wait between polls (5); `slow_down` adds 5. */
+            interval: number;
+        };
+        DeviceVerificationForm: {
+            user_code?: string;
+            csrf_token?: string;
+            /** @enum {string} */
+            decision?: "allow" | "deny";
+            email?: string;
+            password?: string;
         };
         AuthorizationList: {
             items: {
@@ -1886,6 +2043,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2626,6 +2784,37 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getMcpProtectedResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectedResourceMetadata"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     registerOAuthClient: {
         parameters: {
             query?: never;
@@ -2876,6 +3065,138 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    requestDeviceAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["DeviceAuthorizationRequest"];
+            };
+        };
+        responses: {
+            /** @description A device code and its user code, sent with `Cache-Control: no-store`. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceAuthorizationResponse"];
+                };
+            };
+            400: components["responses"]["OAuthError"];
+            401: components["responses"]["OAuthError"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    showDeviceVerification: {
+        parameters: {
+            query?: {
+                /** @description The code the device shows, in any case, with or without the dash. */
+                user_code?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The code page, or the sign-in and approval page. */
+            200: {
+                headers: {
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
+                    "Set-Cookie": components["headers"]["Set-Cookie-OAuthCsrf"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["AuthorizationErrorPage"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    submitDeviceVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["DeviceVerificationForm"];
+            };
+        };
+        responses: {
+            /** @description Done (approved or denied), or the page again with what went wrong. */
+            200: {
+                headers: {
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "X-Frame-Options": components["headers"]["X-Frame-Options"];
+                    "Set-Cookie": components["headers"]["Set-Cookie-OAuthCsrf"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["AuthorizationErrorPage"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description The email is locked after too many failed sign-ins: the page again (HTML) saying how long to
+             *     wait, `Retry-After` = seconds until unlock. Or the strict sign-in budget is spent
+             *     (`RATE_LIMIT_EXCEEDED`, JSON common body).
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listAuthorizations: {
         parameters: {
             query?: never;
@@ -2904,6 +3225,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2939,6 +3261,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2990,6 +3313,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The server has a `METRICS_TOKEN` and the request does not carry it. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       CONNECTOR_ACCOUNTS_MAX_PER_TYPE: 5,
       CONNECTOR_ALLOW_PRIVATE_NETWORKS: false,
       TRUST_PROXY: false,
+      CORS_ALLOWED_ORIGINS: '*',
     });
     expect(config.database).toEqual({ client: 'sqlite', filename: './data/task-service.sqlite' });
   });
@@ -40,6 +41,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db' }).database).toEqual({ client: 'sqlite', filename: '/tmp/x.db' });
   });
 
+  it('reads CORS_ALLOWED_ORIGINS as * or a list of origins', () => {
+    expect(loadConfig({ CORS_ALLOWED_ORIGINS: '*' }).CORS_ALLOWED_ORIGINS).toBe('*');
+    expect(loadConfig({ CORS_ALLOWED_ORIGINS: 'https://app.example.com, http://127.0.0.1:8080' }).CORS_ALLOWED_ORIGINS).toEqual([
+      'https://app.example.com',
+      'http://127.0.0.1:8080',
+    ]);
+  });
+
   it.each([
     ['RATE_LIMIT_BURST_PER_MINUTE', 'lots'],
     ['RATE_LIMIT_BURST_PER_MINUTE', '0'],
@@ -48,6 +57,12 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://x'],
     ['CONNECTOR_SECRET_KEY', 'too-short'],
     ['CONNECTOR_ALLOW_PRIVATE_NETWORKS', 'maybe'],
+    ['CORS_ALLOWED_ORIGINS', 'app.example.com'],
+    ['CORS_ALLOWED_ORIGINS', 'https://app.example.com/'],
+    ['CORS_ALLOWED_ORIGINS', 'https://app.example.com/path'],
+    ['CORS_ALLOWED_ORIGINS', 'https://app.example.com, *'],
+    ['CORS_ALLOWED_ORIGINS', 'null'],
+    ['CORS_ALLOWED_ORIGINS', ' , '],
   ])('stops on a bad %s with one line naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrowError(new RegExp(`^Invalid setting ${name}=`));
     try {

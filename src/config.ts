@@ -20,6 +20,10 @@ const settingsSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'must be redis://...').optional(),
   // Every key this service writes starts with it: several deployments (or test servers) can share one Redis.
   REDIS_KEY_PREFIX: z.string().min(1).max(100).default('task-service:'),
+  // REDIS_URL names one node of a Redis Cluster; the client finds the others.
+  REDIS_CLUSTER: flag(false),
+  // When set, GET /metrics wants it as a bearer token.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
     .string()
@@ -31,6 +35,12 @@ const settingsSchema = z.object({
       return value;
     }),
   OPENAPI_VALIDATE_RESPONSES: flag(false).optional(),
+  // decisions §13: the origins whose browser apps may call the API; `*` (bearer tokens, never cookies) or a list.
+  CORS_ALLOWED_ORIGINS: z
+    .string()
+    .default('*')
+    .refine(isOriginList, 'must be * or a comma-separated list of origins (scheme://host[:port])')
+    .transform((value): '*' | readonly string[] => (value.trim() === '*' ? '*' : Object.freeze(splitList(value)))),
 
   JWT_SECRET: z.string().min(1).optional(),
   JWT_ISSUER: z.string().min(1).default('task-service'),
@@ -63,6 +73,20 @@ const settingsSchema = z.object({
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
+/** `*` alone, or origins exactly as a browser sends them in `Origin` (no path, no trailing slash). */
+function isOriginList(value: string): boolean {
+  if (value.trim() === '*') return true;
+  const entries = splitList(value);
+  return entries.length > 0 && entries.every((entry) => URL.canParse(entry) && new URL(entry).origin === entry && /^https?:$/.test(new URL(entry).protocol));
+}
 
 export interface Config extends Readonly<Omit<Settings, 'OPENAPI_VALIDATE_RESPONSES'>> {
   readonly OPENAPI_VALIDATE_RESPONSES: boolean;

@@ -12,14 +12,18 @@ export class TaskApiError extends Error {
   /** Seconds the server asked us to wait; undefined when it sent no Retry-After. */
   readonly retryAfterSeconds: number | undefined;
   readonly body: Partial<ErrorBody> | undefined;
+  /** The OAuth endpoints' `error` (RFC 6749 §5.2, e.g. `invalid_grant`), when the answer came from one. */
+  readonly oauthError: string | undefined;
 
   constructor(status: number, body: unknown, headers: Headers) {
     const errorBody = isErrorBody(body) ? body : undefined;
-    super(errorBody?.message ?? `HTTP ${status}`);
+    const oauthBody = errorBody ? undefined : asOAuthError(body);
+    super(errorBody?.message ?? oauthBody?.error_description ?? oauthBody?.error ?? `HTTP ${status}`);
     this.name = 'TaskApiError';
     this.status = status;
     this.code = errorBody?.code ?? 'UNKNOWN';
     this.body = errorBody;
+    this.oauthError = oauthBody?.error;
     this.isRateLimited = status === 429;
     this.retryAfterSeconds = parseRetryAfter(headers.get('retry-after'));
   }
@@ -38,4 +42,10 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 
 function isErrorBody(body: unknown): body is ErrorBody {
   return typeof body === 'object' && body !== null && 'code' in body && 'message' in body;
+}
+
+function asOAuthError(body: unknown): { error: string; error_description?: string } | undefined {
+  if (typeof body !== 'object' || body === null || typeof (body as { error?: unknown }).error !== 'string') return undefined;
+  const { error, error_description: description } = body as { error: string; error_description?: unknown };
+  return typeof description === 'string' ? { error, error_description: description } : { error };
 }

@@ -1,14 +1,38 @@
-import type { components } from './api.js';
-
-type TokenPair = components['schemas']['TokenPair'];
-
+/** The tokens a client starts with or is given; either may be absent. */
 export interface Tokens {
-  accessToken?: string;
-  refreshToken?: string;
+  accessToken?: string | undefined;
+  refreshToken?: string | undefined;
 }
 
-/** How a refresh ended: new tokens, a dead session (sign in again), or an answer to pass on (429, 5xx). */
-type RefreshOutcome = { kind: 'refreshed' } | { kind: 'signed-out' } | { kind: 'failed'; status: number; body: string; headers: Headers };
+/**
+ * A token pair the client obtained (a refresh, a sign-in, a code exchange), as reported to `onTokens`.
+ * First-party pairs carry `refreshExpiresIn`; OAuth pairs carry the granted `scope`.
+ */
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken: string;
+  tokenType: 'Bearer';
+  /** Seconds the access token lives. */
+  expiresIn: number;
+  /** Seconds the refresh token lives (first-party tokens only). */
+  refreshExpiresIn?: number;
+  /** The scopes granted (OAuth tokens only), space-separated. */
+  scope?: string;
+}
+
+/**
+ * How a refresh ended: new tokens; a dead refresh token (sign in again); or an answer to pass on
+ * as it is (429, 5xx, a refused client), which leaves the tokens as they were.
+ */
+export type RefreshAnswer =
+  | { kind: 'refreshed'; tokens: IssuedTokens }
+  | { kind: 'signed-out' }
+  | { kind: 'failed'; status: number; body: string; headers: Headers };
+
+/** Exchanges a refresh token; a network error rejects (and the tokens stay). */
+export type RefreshGrant = (refreshToken: string) => Promise<RefreshAnswer>;
+
+type RefreshOutcome = { kind: 'refreshed' } | Exclude<RefreshAnswer, { kind: 'refreshed' }>;
 
 /**
  * Holds the tokens, adds the bearer header, and on a `TOKEN_EXPIRED` answer refreshes once and
@@ -20,10 +44,11 @@ export class Session {
   private readonly authPrefix: string;
 
   constructor(
-    private readonly baseUrl: string,
+    baseUrl: string,
     tokens: Tokens,
-    private readonly onTokens: ((tokens: TokenPair) => void) | undefined,
+    private readonly onTokens: ((tokens: IssuedTokens) => void) | undefined,
     private readonly send: (request: Request) => Promise<Response>,
+    private readonly refreshGrant: RefreshGrant,
   ) {
     this.tokens = { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken };
     this.authPrefix = `${baseUrl}/auth/`;
@@ -33,8 +58,18 @@ export class Session {
     return this.tokens.accessToken;
   }
 
+  get refreshToken(): string | undefined {
+    return this.tokens.refreshToken;
+  }
+
   setTokens(tokens: Tokens): void {
     this.tokens = { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken };
+  }
+
+  /** Keeps a pair obtained by signing in and reports it like a refreshed one. */
+  adopt(tokens: IssuedTokens): void {
+    this.setTokens(tokens);
+    this.onTokens?.(tokens);
   }
 
   async fetch(request: Request): Promise<Response> {
@@ -74,24 +109,17 @@ export class Session {
   private async refresh(): Promise<RefreshOutcome> {
     const refreshToken = this.tokens.refreshToken;
     if (!refreshToken) return { kind: 'signed-out' };
-    const response = await this.send(
-      new Request(`${this.baseUrl}/auth/refresh`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ refreshToken }),
-      }),
-    );
-    if (response.status === 401) {
+    const answer = await this.refreshGrant(refreshToken);
+    if (answer.kind === 'failed') return answer;
+    // setTokens() during the refresh (a new sign-in) wins over the outcome for the session it replaced.
+    const replaced = this.tokens.refreshToken !== refreshToken;
+    if (answer.kind === 'signed-out') {
       // The refresh token is dead (expired, revoked or reused): only a new sign-in helps.
-      await response.body?.cancel();
-      if (this.tokens.refreshToken === refreshToken) this.tokens = {};
-      return { kind: 'signed-out' };
+      if (!replaced) this.tokens = {};
+      return answer;
     }
-    if (!response.ok) return { kind: 'failed', status: response.status, body: await response.text(), headers: response.headers };
-    const pair = (await response.json()) as TokenPair;
-    // setTokens() during the refresh (a new sign-in) wins over the pair of the session it replaced.
-    if (this.tokens.refreshToken === refreshToken) this.tokens = { accessToken: pair.accessToken, refreshToken: pair.refreshToken };
-    this.onTokens?.(pair);
+    if (!replaced) this.tokens = { accessToken: answer.tokens.accessToken, refreshToken: answer.tokens.refreshToken };
+    this.onTokens?.(answer.tokens);
     return { kind: 'refreshed' };
   }
 }
@@ -107,4 +135,9 @@ async function isTokenExpired(response: Response): Promise<boolean> {
 /** A refresh that failed for a reason the caller must see (429 with Retry-After, 503): each waiter gets its own copy. */
 function replay(outcome: { status: number; body: string; headers: Headers }): Response {
   return new Response(outcome.body, { status: outcome.status, headers: outcome.headers });
+}
+
+/** What a refresh answer that is neither new tokens nor a dead token becomes: the answer, kept for every waiter. */
+export async function failedRefresh(response: Response): Promise<RefreshAnswer> {
+  return { kind: 'failed', status: response.status, body: await response.text(), headers: response.headers };
 }

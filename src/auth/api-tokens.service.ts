@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
-import type { Caller } from '../http/caller.js';
+import { grantedByDefault, type Caller } from '../http/caller.js';
 import { errors } from '../platform/errors.js';
 import { toIso, toIsoOrNull } from '../platform/time.js';
 import { parseScopes } from './access-tokens.js';
@@ -38,7 +38,7 @@ export function createApiTokens(repository: ApiTokensRepository, sessions: { isS
 
   return {
     create: async (caller, request) => {
-      const scopes = request.scopes ?? [...caller.scopes];
+      const scopes = request.scopes ?? grantedByDefault(caller.scopes);
       // A token can only narrow what its creator holds, so an API token cannot mint a stronger one.
       const beyondCreator = scopes.find((scope) => !caller.scopes.includes(scope));
       if (beyondCreator) throw errors.insufficientScope(beyondCreator);

@@ -1,7 +1,13 @@
 import type { components } from '../../generated/api.js';
 
 export type Scope = components['schemas']['Scope'];
-export const ALL_SCOPES: readonly Scope[] = ['tasks:read', 'tasks:write', 'connectors:read', 'connectors:write'];
+export const ALL_SCOPES: readonly Scope[] = ['tasks:read', 'tasks:write', 'connectors:read', 'connectors:write', 'tokens:manage'];
+/**
+ * Managing API tokens and authorised apps: held by web sessions, and by an API token or an app only
+ * when it was named. A token made without scopes and an app naming none get the others.
+ */
+export const TOKEN_MANAGEMENT_SCOPE: Scope = 'tokens:manage';
+export const grantedByDefault = (scopes: readonly Scope[]): Scope[] => scopes.filter((scope) => scope !== TOKEN_MANAGEMENT_SCOPE);
 
 /** Who makes a request: the account, the client inside it (its own fence), and what it may do. */
 export interface Caller {

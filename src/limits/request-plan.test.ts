@@ -50,6 +50,16 @@ describe('which budgets a request spends', () => {
     expect(consent.governing).toEqual(login.governing);
   });
 
+  it('counts the device verification page sign-in against the login budget, and gives the device endpoints strict budgets of their own', async () => {
+    const { planFor } = planner();
+    const login = await planFor(facts('POST', '/auth/login'));
+    expect((await planFor(facts('POST', '/oauth/device'))).governing).toEqual(login.governing);
+    const entering = await planFor(facts('GET', '/oauth/device'));
+    const asking = await planFor(facts('POST', '/oauth/device_authorization'));
+    for (const plan of [entering, asking]) expect(plan.governing.budget.name).toBe('strict');
+    expect(new Set([login.governing.subject, entering.governing.subject, asking.governing.subject]).size).toBe(3);
+  });
+
   it('reaches the strict budget however the path is spelt that Express would still route to sign-in', async () => {
     const { planFor } = planner();
     for (const path of ['/auth/login/', '/AUTH/Login', '/auth/login//']) {

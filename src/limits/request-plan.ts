@@ -16,14 +16,20 @@ export interface RequestFacts {
 const MAX_REFRESH_TOKEN_LENGTH = 1024;
 
 /**
- * Sign-in endpoints, each with its own strict budget per client IP. The OAuth consent page's
- * sign-in form shares the login budget: a second door must not double the guesses per minute.
+ * Sign-in endpoints, each with its own strict budget per client IP. The OAuth consent page's and
+ * device verification page's sign-in forms share the login budget: another door must not double
+ * the guesses per minute.
  */
 const STRICT_ENDPOINTS: ReadonlyMap<string, string> = new Map([
   ['POST /auth/register', 'register'],
   ['POST /auth/login', 'login'],
   ['POST /oauth/authorize', 'login'],
   ['POST /oauth/token', 'oauth-token'],
+  // The device grant (RFC 8628 §5.1, §5.2): its sign-in form shares the login budget; entering user
+  // codes and asking for them are strict too, so user codes cannot be guessed nor the table flooded.
+  ['POST /oauth/device', 'login'],
+  ['GET /oauth/device', 'device-verification'],
+  ['POST /oauth/device_authorization', 'device-authorization'],
 ]);
 const REFRESH_ENDPOINT = 'POST /auth/refresh';
 

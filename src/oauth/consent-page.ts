@@ -14,7 +14,7 @@ input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:
 button[value=allow]{background:#1f5eff;color:#fff;border:0;border-radius:4px}
 .error{background:#fdecea;color:#8a1c12;padding:.6rem .8rem;border-radius:4px}
 .note{color:#5a6275;font-size:.9rem}`;
-const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+export const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
 export interface ConsentPage {
   request: AuthorizationRequest;
@@ -96,7 +96,8 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-function page(title: string, body: string): string {
+/** A whole OAuth page around `body`, styled by the one inline style STYLE_HASH allows. */
+export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>

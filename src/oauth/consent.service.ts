@@ -120,7 +120,8 @@ function errorPage(message: string): ConsentOutcome {
   return { kind: 'page', status: 400, html: renderErrorPage(message), headers: {} };
 }
 
-function signInRefused(err: unknown): { status: 200 | 429; error: string; headers?: Record<string, string> } | undefined {
+/** How the page answers a sign-in the auth component refused (wrong credentials, locked); undefined for other errors. */
+export function signInRefused(err: unknown): { status: 200 | 429; error: string; headers?: Record<string, string> } | undefined {
   if (!(err instanceof AppError)) return undefined;
   if (err.code === 'INVALID_CREDENTIALS') return { status: 200, error: 'The email or password is wrong.' };
   if (err.code === 'ACCOUNT_LOCKED') {

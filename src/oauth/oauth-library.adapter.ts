@@ -270,7 +270,7 @@ const DESCRIPTIONS: Record<string, string> = {
   invalid_grant: 'The authorization code is invalid, expired, already used or issued to another client, or the code_verifier does not match.',
   invalid_scope: 'The requested scope is not part of the grant.',
   unauthorized_client: 'This client may not use this grant type.',
-  unsupported_grant_type: 'Only the authorization_code and refresh_token grants are supported.',
+  unsupported_grant_type: 'Only the authorization_code, refresh_token and urn:ietf:params:oauth:grant-type:device_code grants are supported.',
 };
 
 function protocolError(err: unknown): TokenOutcome {

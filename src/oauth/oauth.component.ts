@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import { Router } from 'express';
 import type { AuthComponent } from '../auth/auth.component.js';
 import { resolveJwtSecret } from '../auth/jwt-secret.js';
 import type { CoreDeps } from '../deps.js';
@@ -9,6 +9,10 @@ import { createClientsRepository } from './clients.repository.js';
 import { createClients } from './clients.service.js';
 import { createConsent } from './consent.service.js';
 import { createCsrf, csrfKey } from './csrf.js';
+import { createDeviceCodesRepository } from './device-codes.repository.js';
+import { createDeviceGrant } from './device-grant.service.js';
+import { createDeviceVerification } from './device-verification.service.js';
+import { createDeviceRouter } from './device.routes.js';
 import { createOAuthLibraryAdapter } from './oauth-library.adapter.js';
 import { createOAuthRouter } from './oauth.routes.js';
 
@@ -35,10 +39,11 @@ export function createOAuthComponent(
     accessTokens: auth.accessTokens,
     refreshLifetimeSeconds: config.JWT_REFRESH_EXPIRES,
   });
+  // Keyed from the signing secret, so every instance behind a load balancer accepts every other's forms.
+  const csrf = createCsrf(csrfKey(resolveJwtSecret(config, logger)));
   const consent = createConsent({
     findClient: clients.find,
-    // Keyed from the signing secret, so every instance behind a load balancer accepts every other's forms.
-    csrf: createCsrf(csrfKey(resolveJwtSecret(config, logger))),
+    csrf,
     verifyCredentials: auth.verifyCredentials,
     library,
     authorizations: authorizationsRepository,
@@ -57,5 +62,18 @@ export function createOAuthComponent(
       clients,
     }),
   });
-  return { router };
+  const deviceCodes = createDeviceCodesRepository(db);
+  const deviceRouter = createDeviceRouter({
+    publicUrl: config.PUBLIC_URL,
+    grant: createDeviceGrant({ findClient: clients.find, repository: deviceCodes, tokenPairs: auth.tokenPairs, accessTokens: auth.accessTokens }),
+    verification: createDeviceVerification({
+      findClient: clients.find,
+      csrf,
+      verifyCredentials: auth.verifyCredentials,
+      repository: deviceCodes,
+      authorizations: authorizationsRepository,
+    }),
+  });
+  // The device router first: it takes the device_code grant of /oauth/token and passes the others on.
+  return { router: Router().use(deviceRouter, router) };
 }

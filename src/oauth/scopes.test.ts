@@ -3,8 +3,8 @@ import { ALL_SCOPES } from '../http/caller.js';
 import { parseRegisteredScope, resolveScopes } from './scopes.js';
 
 describe('resolving the scopes of an authorisation request', () => {
-  it('without a scope, grants what the client registered', () => {
-    expect(resolveScopes(undefined, ALL_SCOPES)).toEqual({ ok: true, scopes: ALL_SCOPES });
+  it('without a scope, grants what the client registered but tokens:manage', () => {
+    expect(resolveScopes(undefined, ALL_SCOPES)).toEqual({ ok: true, scopes: ALL_SCOPES.filter((scope) => scope !== 'tokens:manage') });
     expect(resolveScopes('', ['tasks:read'])).toEqual({ ok: true, scopes: ['tasks:read'] });
   });
 

@@ -1,4 +1,4 @@
-import { ALL_SCOPES, type Scope } from '../http/caller.js';
+import { ALL_SCOPES, grantedByDefault, type Scope } from '../http/caller.js';
 
 export type ScopeResolution = { ok: true; scopes: Scope[] } | { ok: false; unknown: string[]; beyond: string[] };
 
@@ -11,12 +11,12 @@ export function splitScope(scope: string | undefined): string[] {
 
 /**
  * What an authorisation request gets: the named scopes when every one is known and within what the
- * client registered; with no scope named, everything the client registered. Unknown names are refused
+ * client registered; with no scope named, everything the client registered but tokens:manage (granted only by name). Unknown names are refused
  * rather than dropped, so a client never believes it holds a scope it does not.
  */
 export function resolveScopes(requested: string | undefined, registered: readonly Scope[]): ScopeResolution {
   const names = splitScope(requested);
-  if (names.length === 0) return { ok: true, scopes: ALL_SCOPES.filter((scope) => registered.includes(scope)) };
+  if (names.length === 0) return { ok: true, scopes: grantedByDefault(ALL_SCOPES).filter((scope) => registered.includes(scope)) };
   const unknown = names.filter((name) => !isScope(name));
   const beyond = names.filter((name) => isScope(name) && !registered.includes(name));
   if (unknown.length > 0 || beyond.length > 0) return { ok: false, unknown, beyond };
@@ -36,4 +36,5 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'tasks:write': 'Create, change and delete your tasks',
   'connectors:read': 'See your connected accounts and sync jobs',
   'connectors:write': 'Connect and disconnect accounts and start syncs',
+  'tokens:manage': 'See, create and revoke your API tokens and the apps you authorised',
 };

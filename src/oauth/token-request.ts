@@ -10,7 +10,7 @@ export function precheckTokenRequest(body: Record<string, string | undefined>, h
   const grantType = body.grant_type;
   if (!grantType) return invalid('grant_type is required.');
   if (!GRANTS.includes(grantType)) {
-    return { ok: false, status: 400, body: { error: 'unsupported_grant_type', error_description: 'Only the authorization_code and refresh_token grants are supported.' } };
+    return { ok: false, status: 400, body: { error: 'unsupported_grant_type', error_description: 'Only the authorization_code, refresh_token and urn:ietf:params:oauth:grant-type:device_code grants are supported.' } };
   }
   if (!body.client_id && !hasAuthorizationHeader) return invalid('client_id is required.');
   if (grantType === 'refresh_token') return body.refresh_token ? undefined : invalid('refresh_token is required.');

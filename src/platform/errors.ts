@@ -22,6 +22,11 @@ export class AppError extends Error {
   }
 }
 
+const SCOPE_HINTS: Record<string, string> = {
+  'tokens:manage':
+    ' API tokens and authorised apps are managed from a web session, or with a token or app given tokens:manage by name.',
+};
+
 export const errors = {
   validation: (details: { path: string; message: string }[], message = 'The request does not match the API description.') =>
     new AppError(400, 'VALIDATION_FAILED', message, { details }),
@@ -34,7 +39,7 @@ export const errors = {
   refreshTokenReused: () =>
     new AppError(401, 'REFRESH_TOKEN_REUSED', 'This refresh token was already used; its session has been revoked. Sign in again.'),
   insufficientScope: (requiredScope: string) =>
-    new AppError(403, 'INSUFFICIENT_SCOPE', `This token lacks the scope ${requiredScope}.`, { requiredScope }),
+    new AppError(403, 'INSUFFICIENT_SCOPE', `This token lacks the scope ${requiredScope}.${SCOPE_HINTS[requiredScope] ?? ''}`, { requiredScope }),
   quotaExceeded: (quota: 'tasks' | 'connectorAccounts', limit: number, used: number, message: string) =>
     new AppError(403, 'QUOTA_EXCEEDED', message, { quota, limit, used }),
   notFound: (what = 'Resource') => new AppError(404, 'NOT_FOUND', `${what} not found.`),

@@ -3,6 +3,7 @@ import * as initial from './001-initial.js';
 import * as connectors from './004-connectors.js';
 import * as oauth from './005-oauth.js';
 import * as apiTokenOrigin from './006-api-token-origin.js';
+import * as oauthDeviceCodes from './007-oauth-device-codes.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -11,6 +12,7 @@ const all: Record<string, Migration> = {
   '004-connectors': connectors,
   '005-oauth': oauth,
   '006-api-token-origin': apiTokenOrigin,
+  '007-oauth-device-codes': oauthDeviceCodes,
 };
 
 /** Migrations compiled in, so they run the same from src/ under tsx and from dist/. */

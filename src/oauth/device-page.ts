@@ -1,0 +1,73 @@
+import type { Response } from 'express';
+import type { Scope } from '../http/caller.js';
+import { escapeHtml, page, STYLE_HASH } from './consent-page.js';
+import { SCOPE_DESCRIPTIONS } from './scopes.js';
+
+/** The pages of /oauth/device (RFC 8628 §3.3): enter the code, then sign in and approve, then done. */
+
+export function renderCodeEntryPage({ userCode, error }: { userCode?: string; error?: string }): string {
+  return page(
+    'Connect a device',
+    `<h1>Connect a device to your Task Service account</h1>
+${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+<p>Enter the code your device shows (for example in the terminal where you ran <code>taskctl login --device</code>).</p>
+<form method="get" action="device">
+<label for="user_code">Code</label>
+<input id="user_code" name="user_code" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" required value="${escapeHtml(userCode ?? '')}" placeholder="BCDF-GHJK">
+<div class="actions"><button type="submit" value="allow">Continue</button></div>
+</form>`,
+  );
+}
+
+export interface DeviceConsentPage {
+  clientName: string;
+  scopes: readonly Scope[];
+  userCode: string;
+  csrfToken: string;
+  email?: string;
+  error?: string;
+}
+
+export function renderDeviceConsentPage({ clientName, scopes, userCode, csrfToken, email, error }: DeviceConsentPage): string {
+  return page(
+    `Authorise ${clientName}`,
+    `<h1><strong>${escapeHtml(clientName)}</strong> wants to use your Task Service account</h1>
+${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+<p>Only continue if your device shows the code <strong><code>${escapeHtml(userCode)}</code></strong> and you started this sign-in yourself.</p>
+<p>It will be able to:</p>
+<ul>${scopes.map((scope) => `<li>${escapeHtml(SCOPE_DESCRIPTIONS[scope])} <code>${escapeHtml(scope)}</code></li>`).join('')}</ul>
+<form method="post" action="device">
+<input type="hidden" name="user_code" value="${escapeHtml(userCode)}">
+<input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(email ?? '')}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<div class="actions">
+<button type="submit" name="decision" value="allow">Sign in and allow</button>
+<button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
+</div>
+</form>`,
+  );
+}
+
+export function renderDeviceDonePage(approved: boolean): string {
+  return approved
+    ? page('Device connected', '<h1>Device connected</h1>\n<p>You can close this page and go back to your device.</p>')
+    : page('Request denied', '<h1>Request denied</h1>\n<p>The device was not connected. You can close this page.</p>');
+}
+
+/** As the consent page's headers, but the forms here post (and get) only to this server. */
+export function sendDevicePage(res: Response, status: number, html: string): void {
+  res
+    .status(status)
+    .set({
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': `default-src 'none'; style-src ${STYLE_HASH}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+      'X-Frame-Options': 'DENY',
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': 'no-store',
+    })
+    .send(html);
+}
