@@ -28,7 +28,7 @@ SCHEMATHESIS_VERSION=$(sed -n 's/^schemathesis==//p' scripts/conformance/require
 VENV=.venv-conformance
 WORK=.conformance
 SEED=${CONFORMANCE_SEED:-20261123}
-MAX_EXAMPLES=${CONFORMANCE_MAX_EXAMPLES:-25}
+MAX_EXAMPLES=${CONFORMANCE_MAX_EXAMPLES:-50}
 DATABASE=${CONFORMANCE_DATABASE:-sqlite}
 POSTGRES_ADMIN_URL=${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 USE_DOCKER=${CONFORMANCE_DOCKER:-0}
@@ -87,6 +87,7 @@ else
     RATE_LIMIT_CLIENT_BURST_PER_MINUTE=$limit RATE_LIMIT_CLIENT_SUSTAINED_PER_HOUR=$limit \
     RATE_LIMIT_STRICT_BURST_PER_MINUTE=$limit RATE_LIMIT_STRICT_SUSTAINED_PER_HOUR=$limit \
     RATE_LIMIT_REFRESH_BURST_PER_MINUTE=$limit RATE_LIMIT_REFRESH_SUSTAINED_PER_HOUR=$limit \
+    LOGIN_MAX_FAILED_ATTEMPTS=$limit \
     node --import tsx src/main.ts >"$WORK/server.log" 2>&1 &
   PIDS+=($!)
   port=""
@@ -139,7 +140,7 @@ run_pass() {
   echo "=== conformance pass: $pass ($phases) ==="
   st --config-file "$(config_for "$pass")" run "$BASE_URL/openapi.json" \
     --url "$BASE_URL" --checks all --phases "$phases" --seed "$SEED" --max-examples "$MAX_EXAMPLES" \
-    --workers 2 --no-color --request-timeout 20 --suppress-health-check all \
+    --workers 1 --no-color --request-timeout 20 --suppress-health-check all \
     --report junit --report-junit-path "$WORK/$pass.junit.xml" \
     --exclude-operation-id deleteMe "$@"
 }
