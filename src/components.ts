@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler, Router } from 'express';
+import type { Metric } from 'prom-client';
 import { createUsageRouter } from './account/usage.routes.js';
 import { createAuthComponent } from './auth/auth.component.js';
 import { createConnectorsComponent } from './connectors/connectors.component.js';
@@ -17,6 +18,8 @@ export interface Components {
   mcp: (RequestHandler | ErrorRequestHandler)[];
   /** undefined when Redis is not configured. */
   redisUp?: () => boolean;
+  /** The components' counters, for GET /metrics. */
+  metrics: Metric[];
   /** Background work (sync jobs) that starts once the server listens. */
   start: () => void;
   stop: () => Promise<void>;
@@ -35,6 +38,7 @@ export async function createComponents(deps: CoreDeps): Promise<Components> {
     routers: [auth.router, createUsageRouter({ tasks, connectors, limits }), tasks.router, connectors.router, createOAuthComponent(deps, auth).router],
     mcp: mcp.handlers,
     redisUp: limits.redisUp,
+    metrics: [...limits.metrics, ...connectors.metrics],
     start: connectors.start,
     stop: async () => {
       await connectors.stop();

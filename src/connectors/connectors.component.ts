@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { Histogram, type Metric } from 'prom-client';
 import type { components } from '../../generated/api.js';
 import type { CoreDeps } from '../deps.js';
 import { createConnectorAccountsService } from './connector-accounts.service.js';
@@ -31,6 +32,8 @@ export interface ConnectorsComponent {
   start: () => void;
   /** Stops taking jobs and waits for the running ones to reach a safe point. */
   stop: () => Promise<void>;
+  /** Sync-job attempts of this process by outcome and duration. */
+  metrics: Metric[];
 }
 
 const SYNC_CONCURRENCY = 2;
@@ -54,7 +57,15 @@ export function createConnectorsComponent({ config, db, logger }: CoreDeps): Con
     run: (jobId, signal) => sync.runJob(jobId, signal),
     logger,
   });
-  const sync = createSyncService({ config, db, logger, registry, cipher, tools, enqueue: runner.enqueue });
+  const attempts = new Histogram({
+    name: 'task_service_sync_job_duration_seconds',
+    help: 'Sync-job attempts run by this process, by outcome (succeeded, failed, requeued at shutdown, lost to another runner).',
+    labelNames: ['outcome'] as const,
+    buckets: [0.01, 0.1, 0.5, 1, 5, 15, 60, 300, 1800],
+    registers: [],
+  });
+  const onAttemptDone = (outcome: string, seconds: number) => attempts.observe({ outcome }, seconds);
+  const sync = createSyncService({ config, db, logger, registry, cipher, tools, enqueue: runner.enqueue, onAttemptDone });
   const accounts = createConnectorAccountsService({ config, db, registry, cipher, tools, cancelSync: sync.cancelFor });
 
   return {
@@ -70,5 +81,6 @@ export function createConnectorsComponent({ config, db, logger }: CoreDeps): Con
       await runner.stop();
       await fetch.close();
     },
+    metrics: [attempts],
   };
 }

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Request } from 'express';
 import { AppError, errors } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import { bearerChallenge } from './bearer-challenge.js';
+import { requestIdOf } from './request-log.js';
 
 interface HttpLikeError {
   status?: number;
@@ -18,11 +19,15 @@ export function errorHandler(logger: Logger, publicUrl: string | undefined): Err
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
     const appError = toAppError(err, req);
-    if (appError.status >= 500 && appError.code !== 'NOT_IMPLEMENTED') logger.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
+    // req.log carries the request id (request-log.ts); the access-log line has the route.
+    const log = (req.log as Logger | undefined) ?? logger;
+    if (appError.status >= 500 && appError.code !== 'NOT_IMPLEMENTED') log.error({ err }, 'request failed');
+    res.locals.error = appError;
     const challenge = bearerChallenge(req, appError, publicUrl);
     if (challenge) res.setHeader('WWW-Authenticate', challenge);
     for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
-    res.status(appError.status).json(appError.toBody());
+    const requestId = appError.status >= 500 ? requestIdOf(req) : undefined;
+    res.status(appError.status).json(requestId === undefined ? appError.toBody() : { ...appError.toBody(), requestId });
   };
 }
 
