@@ -1,9 +1,9 @@
-import { createTaskClient, TaskApiError, type Result, type TaskClient } from '@task-service/sdk';
+import { createTaskClient, DEFAULT_RETRY_AFTER_SECONDS, TaskApiError, type Result, type TaskClient } from '@task-service/sdk';
 import { configDir } from './config-dir.js';
 import { CliError, signInNeeded } from './errors.js';
 import { LoginStore, type SavedLogin } from './login-store.js';
 import { Output } from './output.js';
-import { countdown, describeWindow, readThrottle, waitingOnThrottle } from './throttle.js';
+import { countdown, describeWindow, waitingOnThrottle } from './throttle.js';
 import { isExpired, refreshingThroughStore } from './transport.js';
 
 export const CLIENT_ID = 'taskctl';
@@ -63,7 +63,7 @@ export class Context {
 
   /** A refused answer of such a request, read already. */
   explainResponse(response: Response, body: unknown): Promise<CliError> {
-    return this.explain(new TaskApiError(response.status, body, response.headers), new Response(JSON.stringify(body), { status: response.status, headers: response.headers }));
+    return this.explain(new TaskApiError(response.status, body, response.headers));
   }
 
   /** A client without credentials (sign-in endpoints, metadata). */
@@ -95,18 +95,19 @@ export class Context {
   /** The data of a result, or the error as a CliError a person can act on. */
   async unwrap<T>(result: Result<T>): Promise<T> {
     if (!result.error) return result.data;
-    throw await this.explain(result.error, result.response);
+    throw await this.explain(result.error);
   }
 
-  async explain(error: TaskApiError, response?: Response): Promise<CliError> {
+  async explain(error: TaskApiError): Promise<CliError> {
     if (error.status === 401) {
       const how = this.apiToken
         ? 'TASKCTL_TOKEN was refused (unknown, expired or revoked API token).'
         : `Your sign-in to ${this.server} has expired or was revoked. Run \`taskctl login\` again.`;
       return signInNeeded(how);
     }
-    if (error.status === 429 && error.code === 'RATE_LIMIT_EXCEEDED' && response) {
-      const notice = await readThrottle(response);
+    if (error.status === 429 && error.code === 'RATE_LIMIT_EXCEEDED') {
+      const body = error.body as { window?: string; retryAfterSeconds?: number } | undefined;
+      const notice = { window: body?.window, seconds: error.retryAfterSeconds ?? body?.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS };
       return new CliError(
         `Rate limited: ${describeWindow(notice.window)} is used up. The server asks to wait ${notice.seconds} s, more than --max-wait allows (${this.maxWaitSeconds} s). Try again later, or raise --max-wait.`,
       );

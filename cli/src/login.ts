@@ -52,7 +52,7 @@ export async function browserLogin(context: Context, options: { openBrowser: boo
         client
           .exchangeCode({ callbackUrl, state: authorization.state, codeVerifier: authorization.codeVerifier, redirectUri })
           .then(async (result) => {
-            if (result.error) throw await context.explain(result.error, result.response);
+            if (result.error) throw await context.explain(result.error);
             page(res, 200, 'Signed in', 'taskctl is signed in. You can close this tab and go back to the terminal.');
             clearTimeout(timer);
             resolve(result.data);
