@@ -1588,6 +1588,33 @@ export interface components {
             };
         };
         /**
+         * @description An OAuth protocol error (RFC 6749 §5.2, RFC 8628 §3.5), or a form whose fields are longer than the
+         *     schema allows (`VALIDATION_FAILED`, common error body).
+         */
+        OAuthRequestError: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "unauthorized_client",
+                 *       "error_description": "This client may not use the device authorization grant."
+                 *     }
+                 */
+                "application/json": components["schemas"]["OAuthError"] | components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description Refused metadata (RFC 7591 §3.2.2: `invalid_redirect_uri`, `invalid_client_metadata`), or a body
          *     that is not an object of the documented field types (`VALIDATION_FAILED`, common error body).
          */
@@ -3096,7 +3123,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeviceAuthorizationResponse"];
                 };
             };
-            400: components["responses"]["OAuthError"];
+            400: components["responses"]["OAuthRequestError"];
             401: components["responses"]["OAuthError"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3400,7 +3427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/yaml": string;
+                    "application/yaml": Record<string, never>;
                 };
             };
             429: components["responses"]["TooManyRequests"];

@@ -84,7 +84,7 @@ export function sendPage(res: Response, status: number, html: string, redirectUr
 }
 
 /**
- * The same headers, set before validation on every answer of /oauth/authorize: its JSON 400s (a query
+ * The same headers, set before validation on every answer of /oauth/authorize and /oauth/device: their JSON 400s (a query
  * or form of the wrong shape) and 429s carry them too, as the document declares.
  */
 export const oauthPageHeaders: RequestHandler = (_req, res, next) => {
