@@ -34,6 +34,7 @@ export function renderConsentPage({ request, csrfToken, email, error }: ConsentP
     ['code_challenge_method', 'S256'],
     ['state', request.state],
     ['scope', request.scopes.join(' ')],
+    ['resource', request.resource ?? undefined],
     ['csrf_token', csrfToken],
   ];
   // Allow comes first: pressing Enter in the password field submits the first button.
