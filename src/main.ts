@@ -30,6 +30,7 @@ async function main(): Promise<void> {
     routers: components.routers,
     metrics: components.metrics,
     mcp: components.mcp,
+    mcpGuard: components.mcpGuard,
   });
 
   const server = app.listen(config.PORT, config.HOST, () => {
