@@ -535,15 +535,20 @@ export interface paths {
          *       match; for loopback URIs any port, RFC 8252 §7.3), answers 400 with an HTML error page and
          *       never redirects;
          *     - every other problem redirects (302) to the `redirect_uri` with `error` (`invalid_request`,
-         *       `unsupported_response_type`, `invalid_scope`), `error_description`, `state` and `iss`:
+         *       `unsupported_response_type`, `invalid_scope`, `invalid_target`), `error_description`, `state` and `iss`:
          *       `response_type` must be `code`; `code_challenge` (43 to 128 characters of `[A-Za-z0-9-._~]`)
          *       and `code_challenge_method=S256` are required (`plain` is refused); `state`, when given, must be
          *       printable ASCII.
          *
          *     `scope` is a space-separated subset of `tasks:read tasks:write connectors:read connectors:write`
          *     within what the client registered; unknown names are `invalid_scope`. Without `scope`, the
-         *     client's registered scope (all four for clients that registered none). Other parameters (such as
-         *     RFC 8707 `resource`) are ignored. Pages are sent with `Content-Security-Policy`,
+         *     client's registered scope (all four for clients that registered none).
+         *
+         *     `resource` (RFC 8707) names what the tokens are for: this REST API (`{PUBLIC_URL}`, the default
+         *     when absent; its tokens carry `aud` = `JWT_AUDIENCE`) or the MCP server (`{PUBLIC_URL}/mcp`, its
+         *     tokens carry that `aud`). `/mcp` accepts only tokens for `{PUBLIC_URL}/mcp`, the REST API only
+         *     tokens for itself. Any other value redirects with `error=invalid_target`. Other parameters are
+         *     ignored. Pages are sent with `Content-Security-Policy`,
          *     `X-Frame-Options: DENY`, `Referrer-Policy: no-referrer` and `Cache-Control: no-store`.
          */
         get: operations["authorize"];
@@ -1220,7 +1225,12 @@ export interface components {
             /** @description The `device_code` of `POST /oauth/device_authorization`; required with the device_code grant. */
             device_code?: string;
             scope?: string;
-            /** @description RFC 8707 resource indicator; accepted and ignored (this server is the one resource). */
+            /**
+             * @description RFC 8707 resource indicator: `{PUBLIC_URL}` (this API) or `{PUBLIC_URL}/mcp` (the MCP server). With
+             *     `authorization_code` it must name the resource the authorisation was for; with `refresh_token`,
+             *     the resource of the grant (a grant is bound to one resource; absent means that one). Anything else
+             *     is `invalid_target`.
+             */
             resource?: string;
         };
         OAuthTokenResponse: {
@@ -1256,6 +1266,7 @@ export interface components {
             code_challenge_method?: string;
             state?: string;
             scope?: string;
+            resource?: string;
         };
         /** @description RFC 8628 §3.1; the server checks the values so refusals are RFC 6749 §5.2 errors. */
         DeviceAuthorizationRequest: {
@@ -1588,6 +1599,33 @@ export interface components {
             };
         };
         /**
+         * @description An OAuth protocol error (RFC 6749 §5.2, RFC 8628 §3.5), or a form whose fields are longer than the
+         *     schema allows (`VALIDATION_FAILED`, common error body).
+         */
+        OAuthRequestError: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "unauthorized_client",
+                 *       "error_description": "This client may not use the device authorization grant."
+                 *     }
+                 */
+                "application/json": components["schemas"]["OAuthError"] | components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description Refused metadata (RFC 7591 §3.2.2: `invalid_redirect_uri`, `invalid_client_metadata`), or a body
          *     that is not an object of the documented field types (`VALIDATION_FAILED`, common error body).
          */
@@ -1671,7 +1709,7 @@ export interface components {
         "Retry-After": number;
         /** @description Where the created resource is. */
         Location: string;
-        /** @description On every 401: `Bearer error="invalid_token", resource_metadata="…"` (RFC 6750, RFC 9728) when the bearer token is missing, malformed, unknown or expired; `Bearer resource_metadata="…"` when the password or refresh token was the problem. */
+        /** @description On every 401: `Bearer error="invalid_token", resource_metadata="…"` (RFC 6750, RFC 9728) when the bearer token sent is malformed, unknown, expired or for another resource (RFC 8707); `Bearer resource_metadata="…"` when no credentials were sent (RFC 6750 §3.1) or the password or refresh token was the problem. The metadata is `/.well-known/oauth-protected-resource`, or `/.well-known/oauth-protected-resource/mcp` for `/mcp`. On a 403 `INSUFFICIENT_SCOPE`: `Bearer error="insufficient_scope", scope="…", resource_metadata="…"`, naming the scope to ask for. */
         "WWW-Authenticate": string;
         /** @description The OAuth pages' policy: nothing loads but their own inline style; forms post only to this server and the client's redirect URI; no framing. */
         "Content-Security-Policy": string;
@@ -2879,6 +2917,8 @@ export interface operations {
                 state?: string;
                 /** @description Space-separated scopes. */
                 scope?: string;
+                /** @description RFC 8707: `{PUBLIC_URL}` (this API, the default) or `{PUBLIC_URL}/mcp` (the MCP server). */
+                resource?: string;
             };
             header?: never;
             path?: never;
@@ -3096,7 +3136,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeviceAuthorizationResponse"];
                 };
             };
-            400: components["responses"]["OAuthError"];
+            400: components["responses"]["OAuthRequestError"];
             401: components["responses"]["OAuthError"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3400,7 +3440,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/yaml": string;
+                    "application/yaml": Record<string, never>;
                 };
             };
             429: components["responses"]["TooManyRequests"];

@@ -43,7 +43,7 @@ export function createApp(parts: AppParts): Express {
   // First: every response, the early refusals and the probes included, carries its request id.
   if (parts.observe !== false) app.use(...createObservability({ ...parts, document: openApi.document }));
   app.use(createHealthRouter(parts.readiness));
-  app.use('/oauth/authorize', oauthPageHeaders);
+  app.use(['/oauth/authorize', '/oauth/device'], oauthPageHeaders);
   app.use(parseBodies());
   app.use(refuseNulCharacters);
   app.use(parts.identifyCaller);
