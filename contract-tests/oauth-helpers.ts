@@ -35,6 +35,8 @@ export interface AuthorizeParams {
   response_type?: string;
   state?: string;
   scope?: string;
+  /** RFC 8707: the resource the token is for. */
+  resource?: string;
 }
 
 export function authorizeUrl(server: TestServer, params: AuthorizeParams): string {
@@ -97,7 +99,7 @@ export interface SignedInAccount {
 /** Consents as a fresh (or the given) account and returns the code with its verifier. */
 export async function authorizedCode(
   server: TestServer,
-  options: { clientId: string; redirectUri: string; scope?: string; email?: string },
+  options: { clientId: string; redirectUri: string; scope?: string; email?: string; resource?: string },
 ): Promise<{ code: string; verifier: string; email: string }> {
   const email = options.email ?? (await signedInClient(server)).email;
   const { verifier, challenge } = pkcePair();
@@ -107,6 +109,7 @@ export async function authorizedCode(
     code_challenge: challenge,
     state: 'xyz',
     ...(options.scope ? { scope: options.scope } : {}),
+    ...(options.resource ? { resource: options.resource } : {}),
   });
   expect(page.response.status).toBe(200);
   const answer = await submitConsent(server, page, { email, password: PASSWORD, decision: 'allow' });
@@ -124,8 +127,15 @@ export async function tokenRequest(server: TestServer, form: Record<string, stri
   return { response, body: (await response.json()) as Record<string, unknown> };
 }
 
-export function exchangeCode(server: TestServer, clientId: string, redirectUri: string, code: string, verifier: string) {
-  return tokenRequest(server, { grant_type: 'authorization_code', client_id: clientId, redirect_uri: redirectUri, code, code_verifier: verifier });
+export function exchangeCode(server: TestServer, clientId: string, redirectUri: string, code: string, verifier: string, resource?: string) {
+  return tokenRequest(server, {
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code,
+    code_verifier: verifier,
+    ...(resource ? { resource } : {}),
+  });
 }
 
 export function refresh(server: TestServer, clientId: string, refreshToken: string, scope?: string) {

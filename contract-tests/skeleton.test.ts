@@ -75,10 +75,10 @@ describe('the skeleton', () => {
     expect(await wrongType.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
 
-  it('answers a protected operation without credentials with 401 and WWW-Authenticate', async () => {
+  it('answers a protected operation without credentials with 401 and WWW-Authenticate, no error code (RFC 6750 §3.1)', async () => {
     const response = await fetch(`${server.baseUrl}/tasks`);
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"$/);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"$/);
     expect(await response.json()).toMatchObject({ statusCode: 401, code: 'UNAUTHENTICATED' });
   });
 

@@ -47,7 +47,12 @@ describe('response validation', () => {
     const baseUrl = await serve(offContract(), true);
     const response = await fetch(`${baseUrl}/me`, { headers: { authorization: 'Bearer token' } });
     expect(response.status).toBe(500);
-    expect(await response.json()).toEqual({ statusCode: 500, code: 'INTERNAL_ERROR', message: 'Something went wrong on our side.' });
+    expect(await response.json()).toEqual({
+      statusCode: 500,
+      code: 'INTERNAL_ERROR',
+      message: 'Something went wrong on our side.',
+      requestId: response.headers.get('x-request-id'),
+    });
   });
 
   it('lets an answer that matches the document through', async () => {

@@ -1,8 +1,9 @@
-import express, { type Express, type RequestHandler, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import { parseBodies, releaseDeferredError } from './http/body-parsing.js';
 import { createDocsRouter, loadOpenApiDocument } from './http/docs.routes.js';
 import { errorHandler } from './http/error-handler.js';
 import { headAsGet } from './http/head-requests.js';
+import { createObservability, type Metric } from './http/observability.js';
 import { createHealthRouter, type ReadinessProbes } from './http/health.routes.js';
 import { refuseNulCharacters } from './http/nul-characters.js';
 import { openApiValidator } from './http/openapi-validator.js';
@@ -18,6 +19,12 @@ export interface AppParts extends CoreDeps {
   readonly rateLimit: RequestHandler;
   /** Component routers, mounted after validation. */
   readonly routers: readonly Router[];
+  /** The components' counters, served by GET /metrics with the app's own. */
+  readonly metrics?: readonly Metric[];
+  /** false: no request ids, access log or /metrics (only benches measuring what they cost). */
+  readonly observe?: boolean;
+  /** POST /mcp (the MCP server), mounted at /mcp before the validator; absent in apps built without it. */
+  readonly mcp?: readonly (RequestHandler | ErrorRequestHandler)[];
 }
 
 /** The middleware order, top to bottom, is the life of a request. */
@@ -33,6 +40,8 @@ export function createApp(parts: AppParts): Express {
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'extended');
 
+  // First: every response, the early refusals and the probes included, carries its request id.
+  if (parts.observe !== false) app.use(...createObservability({ ...parts, document: openApi.document }));
   app.use(createHealthRouter(parts.readiness));
   app.use('/oauth/authorize', oauthPageHeaders);
   app.use(parseBodies());
@@ -40,6 +49,7 @@ export function createApp(parts: AppParts): Express {
   app.use(parts.identifyCaller);
   app.use(parts.rateLimit);
   app.use(releaseDeferredError);
+  if (parts.mcp) app.use('/mcp', ...parts.mcp);
   app.use(createDocsRouter(openApi));
   app.use(headAsGet);
   app.use(openApiValidator(openApi.document, config.OPENAPI_VALIDATE_RESPONSES));

@@ -1,9 +1,12 @@
-import type { RequestHandler, Router } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Router } from 'express';
+import type { Metric } from 'prom-client';
 import { createUsageRouter } from './account/usage.routes.js';
 import { createAuthComponent } from './auth/auth.component.js';
 import { createConnectorsComponent } from './connectors/connectors.component.js';
 import type { CoreDeps } from './deps.js';
+import { loadOpenApiDocument } from './http/docs.routes.js';
 import { createLimitsComponent } from './limits/limits.component.js';
+import { createMcpComponent } from './mcp/mcp.component.js';
 import { createOAuthComponent } from './oauth/oauth.component.js';
 import { createTasksComponent } from './tasks/tasks.component.js';
 
@@ -11,8 +14,12 @@ export interface Components {
   identifyCaller: RequestHandler;
   rateLimit: RequestHandler;
   routers: Router[];
+  /** POST /mcp and its refusals, mounted at /mcp. */
+  mcp: (RequestHandler | ErrorRequestHandler)[];
   /** undefined when Redis is not configured. */
   redisUp?: () => boolean;
+  /** The components' counters, for GET /metrics. */
+  metrics: Metric[];
   /** Background work (sync jobs) that starts once the server listens. */
   start: () => void;
   stop: () => Promise<void>;
@@ -24,11 +31,14 @@ export async function createComponents(deps: CoreDeps): Promise<Components> {
   const limits = await createLimitsComponent(deps, { refreshTokenAccount: auth.refreshTokenAccount });
   const tasks = createTasksComponent(deps);
   const connectors = createConnectorsComponent(deps);
+  const mcp = createMcpComponent(deps, loadOpenApiDocument().document, { tasks, connectors, limits });
   return {
     identifyCaller: auth.identifyCaller,
     rateLimit: limits.rateLimit,
     routers: [auth.router, createUsageRouter({ tasks, connectors, limits }), tasks.router, connectors.router, createOAuthComponent(deps, auth).router],
+    mcp: mcp.handlers,
     redisUp: limits.redisUp,
+    metrics: [...limits.metrics, ...connectors.metrics],
     start: connectors.start,
     stop: async () => {
       await connectors.stop();

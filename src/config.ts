@@ -20,6 +20,10 @@ const settingsSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'must be redis://...').optional(),
   // Every key this service writes starts with it: several deployments (or test servers) can share one Redis.
   REDIS_KEY_PREFIX: z.string().min(1).max(100).default('task-service:'),
+  // REDIS_URL names one node of a Redis Cluster; the client finds the others.
+  REDIS_CLUSTER: flag(false),
+  // When set, GET /metrics wants it as a bearer token.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
     .string()

@@ -28,6 +28,8 @@ async function main(): Promise<void> {
     identifyCaller: components.identifyCaller,
     rateLimit: components.rateLimit,
     routers: components.routers,
+    metrics: components.metrics,
+    mcp: components.mcp,
   });
 
   const server = app.listen(config.PORT, config.HOST, () => {

@@ -1,8 +1,10 @@
 import type { Router } from 'express';
+import { Histogram, type Metric } from 'prom-client';
 import type { components } from '../../generated/api.js';
 import type { CoreDeps } from '../deps.js';
 import { createConnectorAccountsService } from './connector-accounts.service.js';
 import type { ConnectorDefinition, ConnectorTools } from './connector-registry.js';
+import { toConnectorAccount, toSyncJob } from './connectors.presenters.js';
 import { createConnectorsRouter } from './connectors.routes.js';
 import { createCredentialsCipher, loadConnectorSecretKey } from './credentials-cipher.js';
 import { githubConnector } from './github.connector.js';
@@ -12,17 +14,26 @@ import { createSyncRunner } from './sync-runner.js';
 import { claimableJobIds } from './sync-jobs.repository.js';
 import { createSyncService } from './sync.service.js';
 
-type ConnectorType = components['schemas']['ConnectorType'];
+type Schemas = components['schemas'];
+type ConnectorType = Schemas['ConnectorType'];
 
 export interface ConnectorsComponent {
   /** /connectors, /connector-accounts and /sync-jobs. */
   router: Router;
   /** The per-type cap and what the account uses of it, for every connector type. */
   usage: (accountId: string) => Promise<{ type: ConnectorType; limit: number; used: number }[]>;
+  /** The operations behind some routes, in their REST shapes, for the MCP tools. */
+  operations: {
+    listAccounts: (accountId: string) => Promise<Schemas['ConnectorAccountList']>;
+    startSync: (accountId: string, connectorAccountId: string) => Promise<Schemas['SyncJob']>;
+    getSyncJob: (accountId: string, jobId: string) => Promise<Schemas['SyncJob']>;
+  };
   /** Starts the sync-job runner (and recovers jobs a crash left behind). */
   start: () => void;
   /** Stops taking jobs and waits for the running ones to reach a safe point. */
   stop: () => Promise<void>;
+  /** Sync-job attempts of this process by outcome and duration. */
+  metrics: Metric[];
 }
 
 const SYNC_CONCURRENCY = 2;
@@ -46,16 +57,30 @@ export function createConnectorsComponent({ config, db, logger }: CoreDeps): Con
     run: (jobId, signal) => sync.runJob(jobId, signal),
     logger,
   });
-  const sync = createSyncService({ config, db, logger, registry, cipher, tools, enqueue: runner.enqueue });
+  const attempts = new Histogram({
+    name: 'task_service_sync_job_duration_seconds',
+    help: 'Sync-job attempts run by this process, by outcome (succeeded, failed, requeued at shutdown, lost to another runner).',
+    labelNames: ['outcome'] as const,
+    buckets: [0.01, 0.1, 0.5, 1, 5, 15, 60, 300, 1800],
+    registers: [],
+  });
+  const onAttemptDone = (outcome: string, seconds: number) => attempts.observe({ outcome }, seconds);
+  const sync = createSyncService({ config, db, logger, registry, cipher, tools, enqueue: runner.enqueue, onAttemptDone });
   const accounts = createConnectorAccountsService({ config, db, registry, cipher, tools, cancelSync: sync.cancelFor });
 
   return {
     router: createConnectorsRouter(accounts, sync),
     usage: accounts.usage,
+    operations: {
+      listAccounts: async (accountId) => ({ items: (await accounts.list(accountId)).map(toConnectorAccount) }),
+      startSync: async (accountId, connectorAccountId) => toSyncJob(await sync.startSync(accountId, connectorAccountId)),
+      getSyncJob: async (accountId, jobId) => toSyncJob(await sync.getJob(accountId, jobId)),
+    },
     start: runner.start,
     stop: async () => {
       await runner.stop();
       await fetch.close();
     },
+    metrics: [attempts],
   };
 }

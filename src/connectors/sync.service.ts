@@ -39,7 +39,12 @@ export interface SyncServiceDeps {
   tools: ConnectorTools;
   /** Hands a new job to the runner. */
   enqueue: (jobId: string) => void;
+  /** How each attempt this process claimed ended, and how long it ran. */
+  onAttemptDone?: (outcome: SyncAttemptOutcome, seconds: number) => void;
 }
+
+/** `requeued`: given back at shutdown; `lost`: another runner took it over; `failed` includes giving up. */
+export type SyncAttemptOutcome = 'succeeded' | 'failed' | 'requeued' | 'lost';
 
 export type SyncService = ReturnType<typeof createSyncService>;
 
@@ -88,11 +93,13 @@ export function createSyncService(deps: SyncServiceDeps) {
     async runJob(jobId: string, shutdown: AbortSignal): Promise<void> {
       const job = await claimJob(db, jobId, runnerId, Date.now(), LEASE_MS);
       if (!job) return;
+      const started = performance.now();
+      const done = (outcome: SyncAttemptOutcome) => deps.onAttemptDone?.(outcome, (performance.now() - started) / 1000);
       const counters: SyncCounters = { ...ZERO_COUNTERS };
       if (job.attempts > MAX_ATTEMPTS) {
         const error = `The job was interrupted ${MAX_ATTEMPTS} times before it could finish; start a new sync.`;
         await finishJob(db, jobId, runnerId, { status: 'failed', counters, error, now: Date.now() });
-        return;
+        return done('failed');
       }
       const lost = new AbortController();
       cancelByConnectorAccount.set(job.connector_account_id, lost);
@@ -108,14 +115,19 @@ export function createSyncService(deps: SyncServiceDeps) {
         const now = Date.now();
         if (await finishJob(db, jobId, runnerId, { status: 'succeeded', counters, error: null, now })) {
           await markSynced(db, job.connector_account_id, now);
-        }
+          done('succeeded');
+        } else done('lost');
       } catch (err) {
-        if (shutdown.aborted && shutdown.reason instanceof ShutdownAbort) return void (await requeueJob(db, jobId, runnerId));
-        if (lost.signal.aborted) return;
+        if (shutdown.aborted && shutdown.reason instanceof ShutdownAbort) {
+          await requeueJob(db, jobId, runnerId);
+          return done('requeued');
+        }
+        if (lost.signal.aborted) return done('lost');
         const error = failureMessage(err);
         if (!(err instanceof ProviderError)) logger.error({ err, jobId }, 'sync job failed inside the server');
         else logger.info({ jobId, connectorAccountId: job.connector_account_id, error }, 'sync job failed');
         await finishJob(db, jobId, runnerId, { status: 'failed', counters, error, now: Date.now() });
+        done('failed');
       } finally {
         clearInterval(heartbeat);
         if (cancelByConnectorAccount.get(job.connector_account_id) === lost) cancelByConnectorAccount.delete(job.connector_account_id);

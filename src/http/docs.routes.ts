@@ -6,10 +6,15 @@ import { openApiPath } from '../platform/paths.js';
 
 const require = createRequire(import.meta.url);
 
-/** Reads the document once; served as YAML, as JSON and through the self-hosted Redoc page. */
+let loaded: { yaml: string; document: Record<string, unknown> } | undefined;
+
+/** Reads the document once per process; served as YAML, as JSON and through the self-hosted Redoc page, and read by the MCP tools. */
 export function loadOpenApiDocument(): { yaml: string; document: Record<string, unknown> } {
-  const yaml = readFileSync(openApiPath, 'utf8');
-  return { yaml, document: parse(yaml) as Record<string, unknown> };
+  if (!loaded) {
+    const yaml = readFileSync(openApiPath, 'utf8');
+    loaded = { yaml, document: parse(yaml) as Record<string, unknown> };
+  }
+  return loaded;
 }
 
 const redocBundlePath = require.resolve('redoc/bundles/redoc.standalone.js');

@@ -1,7 +1,8 @@
 import type { ErrorRequestHandler, Request } from 'express';
 import { AppError, errors } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
-import { publicBaseUrl } from './public-url.js';
+import { bearerChallenge } from './bearer-challenge.js';
+import { requestIdOf } from './request-log.js';
 
 interface HttpLikeError {
   status?: number;
@@ -18,23 +19,22 @@ export function errorHandler(logger: Logger, publicUrl: string | undefined): Err
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
     const appError = toAppError(err, req);
-    if (appError.status >= 500 && appError.code !== 'NOT_IMPLEMENTED') logger.error({ err, method: req.method, url: req.originalUrl }, 'request failed');
-    if (appError.status === 401) {
-      // Every 401 carries a challenge (RFC 9110 §11.6.1) pointing at the resource metadata (decisions §9);
-      // `error="invalid_token"` only where a bearer token was the problem, not a password or refresh token.
-      const metadata = `resource_metadata="${publicBaseUrl(req, publicUrl)}/.well-known/oauth-protected-resource"`;
-      const aboutTheToken = appError.code === 'UNAUTHENTICATED' || appError.code === 'TOKEN_EXPIRED';
-      res.setHeader('WWW-Authenticate', aboutTheToken ? `Bearer error="invalid_token", ${metadata}` : `Bearer ${metadata}`);
-    }
+    // req.log carries the request id (request-log.ts); the access-log line has the route.
+    const log = (req.log as Logger | undefined) ?? logger;
+    if (appError.status >= 500 && appError.code !== 'NOT_IMPLEMENTED') log.error({ err }, 'request failed');
+    res.locals.error = appError;
+    const challenge = bearerChallenge(req, appError, publicUrl);
+    if (challenge) res.setHeader('WWW-Authenticate', challenge);
     for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
-    res.status(appError.status).json(appError.toBody());
+    const requestId = appError.status >= 500 ? requestIdOf(req) : undefined;
+    res.status(appError.status).json(requestId === undefined ? appError.toBody() : { ...appError.toBody(), requestId });
   };
 }
 
 // Connection-level failures of PostgreSQL or a busy SQLite file: the database, not the request, is at fault.
 const DATABASE_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08001', '08003', '08006', 'SQLITE_BUSY']);
 
-function isDatabaseUnavailable(err: unknown): boolean {
+export function isDatabaseUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; name?: unknown } | null;
   return Boolean(e) && (DATABASE_UNAVAILABLE.has(String(e?.code)) || e?.name === 'KnexTimeoutError');
 }

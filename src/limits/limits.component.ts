@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { Metric } from 'prom-client';
 import type { components } from '../../generated/api.js';
 import type { Config } from '../config.js';
 import type { CoreDeps } from '../deps.js';
@@ -9,6 +10,7 @@ import { budgetsFrom } from './budgets.js';
 import { FallbackStore } from './fallback.store.js';
 import { Limiter, type BudgetState } from './limiter.js';
 import { MemoryStore } from './memory.store.js';
+import { createLimitsMetrics } from './limits.metrics.js';
 import { createRateLimitMiddleware } from './rate-limit.middleware.js';
 import { RedisStore } from './redis.store.js';
 import { authenticatedPlan, createPlanner } from './request-plan.js';
@@ -27,6 +29,8 @@ export interface LimitsComponent {
   usage: (caller: Caller) => Promise<{ account: BudgetUsage; client: BudgetUsage }>;
   /** undefined when Redis is not configured. */
   redisUp?: () => boolean;
+  /** Decisions by budget, window and outcome; where counting happens now (redis, fallback, memory). */
+  metrics: Metric[];
   close: () => Promise<void>;
 }
 
@@ -47,14 +51,16 @@ export async function createLimitsComponent(
   const planFor = createPlanner(budgets, hooks.refreshTokenAccount, (err) =>
     logger.warn({ err }, 'refresh-token look-up failed: counting this refresh by client IP'),
   );
+  const metrics = createLimitsMetrics(() => (redisUp === undefined ? 'memory' : redisUp() ? 'redis' : 'fallback'));
   const passThrough: RequestHandler = (_req, _res, next) => next();
   return {
-    rateLimit: config.RATE_LIMITS_ENABLED ? createRateLimitMiddleware(limiter, planFor) : passThrough,
+    rateLimit: config.RATE_LIMITS_ENABLED ? createRateLimitMiddleware(limiter, planFor, metrics.recordDecision) : passThrough,
     usage: async (caller) => {
       const { governing, client } = await limiter.peek(authenticatedPlan(budgets, caller));
       return { account: toUsage(governing), client: toUsage(client!) };
     },
     redisUp,
+    metrics: metrics.collectors,
     close: () => store.close(),
   };
 }

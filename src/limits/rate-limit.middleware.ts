@@ -13,11 +13,16 @@ export const CLIENT_LIMIT_EXCEEDED_MESSAGE = 'This client is sending too many re
  * Spends every window that applies to the request in one decision, sets the X-RateLimit-*
  * headers (also on the 429, which the error handler then renders), or passes on a 429 AppError.
  */
-export function createRateLimitMiddleware(limiter: Limiter, planFor: (facts: RequestFacts) => Promise<Plan>): RequestHandler {
+export function createRateLimitMiddleware(
+  limiter: Limiter,
+  planFor: (facts: RequestFacts) => Promise<Plan>,
+  onDecision?: (plan: Plan, decision: Decision) => void,
+): RequestHandler {
   return async (req, res, next) => {
     try {
       const plan = await planFor(new ExpressRequestFacts(req));
       const decision = await limiter.spend(plan);
+      onDecision?.(plan, decision);
       setRateLimitHeaders(res, decision);
       next(decision.allowed ? undefined : rateLimitExceeded(decision.rejectedBy, decision.retryAfterSeconds));
     } catch (err) {

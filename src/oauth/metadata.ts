@@ -1,4 +1,5 @@
 import type { components } from '../../generated/api.js';
+import { MCP_PATH } from '../http/bearer-challenge.js';
 import { ALL_SCOPES } from '../http/caller.js';
 import { DEVICE_CODE_GRANT } from './device-grant.service.js';
 
@@ -27,7 +28,7 @@ export function authorizationServerMetadata(issuer: string): Schemas['Authorizat
 /** RFC 9728: this API is the resource, and this server its authorisation server. */
 export function protectedResourceMetadata(baseUrl: string): Schemas['ProtectedResourceMetadata'] {
   return {
-    resource: baseUrl,
+    resource: apiResource(baseUrl),
     authorization_servers: [baseUrl],
     scopes_supported: [...ALL_SCOPES],
     bearer_methods_supported: ['header'],
@@ -35,3 +36,19 @@ export function protectedResourceMetadata(baseUrl: string): Schemas['ProtectedRe
     resource_documentation: `${baseUrl}/docs`,
   };
 }
+
+/** RFC 9728 for the MCP server at /mcp: a resource of its own, tokens for it are bound to it (RFC 8707). */
+export function mcpProtectedResourceMetadata(baseUrl: string): Schemas['ProtectedResourceMetadata'] {
+  return {
+    resource: mcpResource(baseUrl),
+    authorization_servers: [baseUrl],
+    scopes_supported: [...ALL_SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Task Service MCP server',
+    resource_documentation: `${baseUrl}/docs`,
+  };
+}
+
+/** The resource identifiers (RFC 8707) of the two resources this server protects. */
+export const apiResource = (baseUrl: string) => baseUrl;
+export const mcpResource = (baseUrl: string) => `${baseUrl}${MCP_PATH}`;

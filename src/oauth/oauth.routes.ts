@@ -6,7 +6,7 @@ import type { Authorizations } from './authorizations.service.js';
 import { RegistrationRefused, type Clients, type RegistrationRequest } from './clients.service.js';
 import { sendPage } from './consent-page.js';
 import type { Consent, ConsentForm, ConsentOutcome } from './consent.service.js';
-import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.js';
+import { authorizationServerMetadata, mcpProtectedResourceMetadata, protectedResourceMetadata } from './metadata.js';
 import type { OAuthLibraryAdapter } from './oauth-library.adapter.js';
 
 type TokenForm = NonNullable<operations['issueOAuthToken']['requestBody']>['content']['application/x-www-form-urlencoded'];
@@ -33,6 +33,10 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
 
   router.get('/.well-known/oauth-protected-resource', (req, res) => {
     res.json(protectedResourceMetadata(baseUrl(req)));
+  });
+
+  router.get('/.well-known/oauth-protected-resource/mcp', (req, res) => {
+    res.json(mcpProtectedResourceMetadata(baseUrl(req)));
   });
 
   router.post('/oauth/register', async (req, res) => {

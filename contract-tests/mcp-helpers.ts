@@ -1,0 +1,49 @@
+// Shared by the mcp-*.test.ts files: an MCP client (the official SDK's) signed in as an account.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'vitest';
+import { APP_REDIRECT, authorizedCode, exchangeCode, registeredApp } from './oauth-helpers.js';
+import { signedInClient, type TestServer } from './support/server.js';
+
+export const ALL_SCOPES = 'tasks:read tasks:write connectors:read connectors:write';
+
+export const mcpUrl = (server: TestServer) => new URL(`${server.baseUrl}/mcp`);
+
+/** An access token for a fresh account, through a registered app and the consent page. */
+export async function appTokens(server: TestServer, options: { scope?: string; resource?: string } = {}) {
+  const session = await signedInClient(server);
+  const clientId = await registeredApp(server, { client_name: 'MCP host' });
+  const { code, verifier } = await authorizedCode(server, {
+    clientId,
+    redirectUri: APP_REDIRECT,
+    scope: options.scope ?? ALL_SCOPES,
+    email: session.email,
+    ...(options.resource ? { resource: options.resource } : {}),
+  });
+  const { response, body } = await exchangeCode(server, clientId, APP_REDIRECT, code, verifier, options.resource);
+  expect(response.status).toBe(200);
+  return { session, clientId, accessToken: body.access_token as string, refreshToken: body.refresh_token as string };
+}
+
+/** The SDK's MCP client connected to /mcp with a bearer token. */
+export async function connectMcpClient(server: TestServer, accessToken: string): Promise<Client> {
+  const client = new Client({ name: 'contract-tests', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl(server), { requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }));
+  return client;
+}
+
+/** A tool call whose result is checked to be what the REST operation would have answered, or a refusal. */
+export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  return { result, structured: result.structuredContent as Record<string, unknown> & { code?: string } };
+}
+
+/** A raw JSON-RPC POST to /mcp, for what the SDK client hides (status, headers). */
+export async function postMcp(server: TestServer, message: unknown, headers: Record<string, string> = {}) {
+  return fetch(mcpUrl(server), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers },
+    body: JSON.stringify(message),
+  });
+}

@@ -1,0 +1,162 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeIcalFeeds, type FakeIcalFeeds } from './fakes/ical.fake.js';
+import { appTokens, callTool, connectMcpClient, mcpUrl, postMcp } from './mcp-helpers.js';
+import { startServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+let feeds: FakeIcalFeeds;
+beforeAll(async () => {
+  [server, feeds] = await Promise.all([
+    startServer({ env: { CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_CLIENT_BURST_PER_MINUTE: '60' } }),
+    startFakeIcalFeeds(),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([server?.stop(), feeds?.close()]);
+});
+
+const TOOL_NAMES = [
+  'list_tasks',
+  'get_task',
+  'create_task',
+  'update_task',
+  'delete_task',
+  'get_usage',
+  'list_connector_accounts',
+  'start_sync',
+  'get_sync_job',
+];
+
+describe('POST /mcp: the tools over the signed-in account', () => {
+  let client: Client;
+  let rest: Awaited<ReturnType<typeof appTokens>>['session']['client'];
+  beforeAll(async () => {
+    const tokens = await appTokens(server);
+    rest = tokens.session.client;
+    client = await connectMcpClient(server, tokens.accessToken);
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('initializes on the newest protocol revision and lists the nine tools with schemas from the document and hints', async () => {
+    expect(client.getServerVersion()).toMatchObject({ name: 'task-service' });
+    expect(client.getServerCapabilities()?.tools).toBeDefined();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOL_NAMES].sort());
+    const create = tools.find((tool) => tool.name === 'create_task')!;
+    expect(create.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['title'],
+      properties: { title: { type: 'string', minLength: 1, maxLength: 500 }, priority: { type: 'integer', minimum: 1, maximum: 4 } },
+    });
+    expect(create.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(tools.find((tool) => tool.name === 'list_tasks')!.annotations).toMatchObject({ readOnlyHint: true });
+    expect(tools.find((tool) => tool.name === 'delete_task')!.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(tools.find((tool) => tool.name === 'update_task')!.inputSchema.required).toEqual(['taskId']);
+  });
+
+  it('create, get, update, list and delete a task: each result is the REST body, and REST sees the same task', async () => {
+    const created = await callTool(client, 'create_task', { title: 'From the model', priority: 2, labels: ['mcp'] });
+    expect(created.result.isError).toBeFalsy();
+    const id = created.structured.id as string;
+    expect(created.structured).toMatchObject({ title: 'From the model', priority: 2, labels: ['mcp'], status: 'open', source: null });
+    expect((created.result.content as { text: string }[])[0]!.text).toContain('From the model');
+    expect((await rest.getTask(id)).data).toEqual(created.structured);
+
+    expect((await callTool(client, 'get_task', { taskId: id })).structured).toEqual(created.structured);
+
+    const updated = await callTool(client, 'update_task', { taskId: id, status: 'completed' });
+    expect(updated.structured).toMatchObject({ id, status: 'completed', completedAt: expect.any(String) });
+    expect((await rest.getTask(id)).data).toEqual(updated.structured);
+
+    const page = await callTool(client, 'list_tasks', { status: 'completed', limit: 10 });
+    expect(page.structured).toEqual((await rest.listTasks({ status: 'completed', limit: 10 })).data);
+    expect(page.structured.items).toHaveLength(1);
+
+    const deleted = await callTool(client, 'delete_task', { taskId: id });
+    expect(deleted.result.isError).toBeFalsy();
+    expect((await rest.getTask(id)).response.status).toBe(404);
+    const again = await callTool(client, 'get_task', { taskId: id });
+    expect(again.result.isError).toBe(true);
+    expect(again.structured).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
+  });
+
+  it('arguments are checked against the schema from the document: a refusal names the argument, nothing is created', async () => {
+    const before = (await rest.listTasks()).data!.items.length;
+    const tooUrgent = await callTool(client, 'create_task', { title: 'x', priority: 9 });
+    expect(tooUrgent.result.isError).toBe(true);
+    expect(tooUrgent.structured).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/priority', message: expect.any(String) }] });
+    const unknown = await callTool(client, 'create_task', { title: 'x', colour: 'red' });
+    expect(unknown.structured).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/colour' }] });
+    const noChange = await callTool(client, 'update_task', { taskId: '00000000-0000-4000-8000-000000000000' });
+    expect(noChange.structured).toMatchObject({ code: 'VALIDATION_FAILED' });
+    const badId = await callTool(client, 'get_task', { taskId: 'not-a-uuid' });
+    expect(badId.structured).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/taskId' }] });
+    expect((await rest.listTasks()).data!.items).toHaveLength(before);
+  });
+
+  it('get_usage is GET /me/usage; list_connector_accounts, start_sync and get_sync_job run the connected feed', async () => {
+    const usage = await callTool(client, 'get_usage');
+    expect(usage.structured).toMatchObject({ tasks: { limit: 10_000, used: expect.any(Number) }, rateLimits: { client: { burst: { limit: 60 } } } });
+
+    feeds.setFeed('/mcp.ics', [{ uid: 'mcp-1', summary: 'Synced through MCP' }]);
+    const account = (await rest.connectAccount('ical', { url: feeds.url('/mcp.ics') })).data!;
+    const accounts = await callTool(client, 'list_connector_accounts');
+    expect(accounts.structured).toEqual((await rest.listConnectorAccounts()).data);
+
+    const started = await callTool(client, 'start_sync', { accountId: account.id });
+    expect(started.structured).toMatchObject({ connectorAccountId: account.id, status: expect.stringMatching(/queued|running|succeeded/) });
+    const jobId = started.structured.id as string;
+    let job = started.structured;
+    for (let i = 0; i < 100 && job.status !== 'succeeded' && job.status !== 'failed'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      job = (await callTool(client, 'get_sync_job', { jobId })).structured;
+    }
+    expect(job).toMatchObject({ id: jobId, status: 'succeeded', created: 1 });
+    expect((await rest.listTasks()).data!.items.some((task) => task.title === 'Synced through MCP')).toBe(true);
+  });
+
+  it('an unknown tool is a JSON-RPC error, not a result', async () => {
+    await expect(client.callTool({ name: 'drop_database', arguments: {} })).rejects.toThrow(/Unknown tool/);
+  });
+});
+
+describe('what a tool needs', () => {
+  it('a token without the tool’s scope gets a result naming the scope, and nothing is done', async () => {
+    const { accessToken, session } = await appTokens(server, { scope: 'tasks:read' });
+    const client = await connectMcpClient(server, accessToken);
+    const refused = await callTool(client, 'create_task', { title: 'not allowed' });
+    expect(refused.result.isError).toBe(true);
+    expect(refused.structured).toMatchObject({ statusCode: 403, code: 'INSUFFICIENT_SCOPE', requiredScope: 'tasks:write' });
+    expect((await session.client.listTasks()).data!.items).toEqual([]);
+    expect((await callTool(client, 'list_tasks')).result.isError).toBeFalsy();
+    await client.close();
+  });
+});
+
+describe('the transport', () => {
+  it('GET and DELETE /mcp answer 405 naming POST', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(mcpUrl(server), { method, headers: { accept: 'text/event-stream' } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+    }
+  });
+
+  it('a POST without credentials is a 401 pointing at the MCP resource metadata', async () => {
+    const response = await postMcp(server, { jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain(`resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+  });
+
+  it('every POST is an API request: the rate-limit headers come with the answer', async () => {
+    const { accessToken } = await appTokens(server);
+    const response = await postMcp(server, { jsonrpc: '2.0', id: 1, method: 'ping' }, { authorization: `Bearer ${accessToken}` });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    expect(response.headers.get('x-ratelimit-limit-client')).toBe('60');
+    expect(response.headers.get('x-ratelimit-remaining-client')).toBe('59');
+  });
+});

@@ -1,0 +1,31 @@
+import type { Request } from 'express';
+import type { AppError } from '../platform/errors.js';
+import { publicBaseUrl } from './public-url.js';
+
+/** The path of the MCP server, a resource of its own with its own metadata (decisions §11). */
+export const MCP_PATH = '/mcp';
+export const MCP_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource/mcp';
+export const API_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
+
+/**
+ * The `WWW-Authenticate` challenge of a 401 or an insufficient-scope 403 (RFC 6750 §3, RFC 9728 §5.1):
+ * it points at the metadata of the resource asked for; `error="invalid_token"` only when a bearer token
+ * was sent and was the problem (a request with no credentials gets no error code, RFC 6750 §3.1); a
+ * scope refusal names the scope, so a client can ask for it (step-up authorisation).
+ */
+export function bearerChallenge(req: Request, error: AppError, publicUrl: string | undefined): string | undefined {
+  const metadataPath = isMcpRequest(req) ? MCP_RESOURCE_METADATA_PATH : API_RESOURCE_METADATA_PATH;
+  const metadata = `resource_metadata="${publicBaseUrl(req, publicUrl)}${metadataPath}"`;
+  if (error.status === 403 && error.code === 'INSUFFICIENT_SCOPE') {
+    return `Bearer error="insufficient_scope", scope="${String(error.extras.requiredScope)}", ${metadata}`;
+  }
+  if (error.status !== 401) return undefined;
+  const aboutTheToken = (error.code === 'UNAUTHENTICATED' || error.code === 'TOKEN_EXPIRED') && req.headers.authorization !== undefined;
+  return aboutTheToken ? `Bearer error="invalid_token", ${metadata}` : `Bearer ${metadata}`;
+}
+
+/** Express matches /mcp case-insensitively and with a trailing slash: so does this. */
+export function isMcpRequest(req: Request): boolean {
+  const path = `${req.baseUrl}${req.path}`.toLowerCase().replace(/\/+$/, '');
+  return path === MCP_PATH;
+}

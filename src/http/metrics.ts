@@ -1,0 +1,120 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Router, type Request, type RequestHandler } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
+import type { Db } from '../platform/db.js';
+import { errors, type AppError } from '../platform/errors.js';
+import type { RouteOf } from './route-of.js';
+
+export type { Metric };
+
+/** 1 ms to 10 s: a fast read and a request stuck behind a slow database both land in a bucket of their own. */
+export const REQUEST_DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export interface HttpMetrics {
+  readonly registry: Registry;
+  /** Times every request by operationId and status, and counts the refusals the error handler rendered. */
+  readonly observe: RequestHandler;
+  /** GET /metrics in the Prometheus text format; behind `token` when one is set. */
+  readonly router: Router;
+}
+
+/**
+ * Decisions §14. One registry per app (not prom-client's global one): the process metrics, the
+ * request histogram, the database pool, and whatever the components expose (`collectors`).
+ */
+export function createHttpMetrics(options: {
+  db: Db;
+  collectors: readonly Metric[];
+  routeOf: (req: Request) => RouteOf | undefined;
+  token: string | undefined;
+}): HttpMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  for (const collector of options.collectors) registry.registerMetric(collector);
+
+  const duration = new Histogram({
+    name: 'task_service_http_request_duration_seconds',
+    help: 'Time from the first middleware to the last byte written, by operationId and status.',
+    labelNames: ['operation', 'status'] as const,
+    buckets: REQUEST_DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const quotaRefusals = new Counter({
+    name: 'task_service_quota_refusals_total',
+    help: 'Requests refused with 403 QUOTA_EXCEEDED, by cap.',
+    labelNames: ['quota'] as const,
+    registers: [registry],
+  });
+  const lockedRefusals = new Counter({
+    name: 'task_service_login_lockout_refusals_total',
+    help: 'Sign-ins refused with 429 ACCOUNT_LOCKED because the email is locked out.',
+    registers: [registry],
+  });
+  registerPoolGauges(registry, options.db);
+
+  const observe: RequestHandler = (req, res, next) => {
+    const started = performance.now();
+    res.once('finish', () => {
+      const operation = options.routeOf(req)?.operationId ?? 'unmatched';
+      duration.observe({ operation, status: res.statusCode }, (performance.now() - started) / 1000);
+      const refusal = res.locals.error as AppError | undefined;
+      if (refusal?.code === 'QUOTA_EXCEEDED') quotaRefusals.inc({ quota: refusal.extras.quota ?? 'unknown' });
+      else if (refusal?.code === 'ACCOUNT_LOCKED') lockedRefusals.inc();
+    });
+    next();
+  };
+
+  const router = Router();
+  router.get('/metrics', async (req, res, next) => {
+    if (options.token !== undefined && !bearerMatches(req.headers.authorization, options.token)) {
+      return next(errors.unauthenticated('This endpoint needs the metrics token (METRICS_TOKEN) as a bearer token.'));
+    }
+    try {
+      const text = await registry.metrics();
+      res.type(registry.contentType).send(text);
+    } catch (err) {
+      next(err);
+    }
+  });
+  return { registry, observe, router };
+}
+
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const match = /^Bearer +(\S+)\s*$/i.exec(header ?? '');
+  if (!match) return false;
+  const offered = Buffer.from(match[1]!);
+  const expected = Buffer.from(token);
+  return offered.length === expected.length && timingSafeEqual(offered, expected);
+}
+
+interface PoolLike {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+  max: number;
+}
+
+/** knex's pool (tarn), read at each scrape: connections in use, idle, waited for, and the most it opens. */
+function registerPoolGauges(registry: Registry, db: Db): void {
+  const pool = () => (db.client as { pool?: PoolLike }).pool;
+  new Gauge({
+    name: 'task_service_db_pool_connections',
+    help: 'Database pool connections by state: used, free, and pending (acquisitions waiting for one).',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const current = pool();
+      this.set({ state: 'used' }, current?.numUsed() ?? 0);
+      this.set({ state: 'free' }, current?.numFree() ?? 0);
+      this.set({ state: 'pending' }, current?.numPendingAcquires() ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'task_service_db_pool_max_connections',
+    help: 'The most connections the database pool opens.',
+    registers: [registry],
+    collect() {
+      this.set(pool()?.max ?? 0);
+    },
+  });
+}

@@ -1,0 +1,17 @@
+import type { RequestHandler, Router } from 'express';
+import type { CoreDeps } from '../deps.js';
+import { createHttpMetrics, type Metric } from './metrics.js';
+import { requestLog } from './request-log.js';
+import { createRouteMatcher } from './route-of.js';
+
+export type { Metric };
+
+/**
+ * Decisions §14 in the order a request meets it: its id and access-log line, its timing, then
+ * GET /metrics (outside the rate limits, like the health probes).
+ */
+export function createObservability(options: CoreDeps & { document: Record<string, unknown>; metrics?: readonly Metric[] }): (RequestHandler | Router)[] {
+  const routeOf = createRouteMatcher(options.document);
+  const metrics = createHttpMetrics({ db: options.db, collectors: options.metrics ?? [], routeOf, token: options.config.METRICS_TOKEN });
+  return [requestLog(options.logger, routeOf), metrics.observe, metrics.router];
+}

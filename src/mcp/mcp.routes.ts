@@ -1,0 +1,60 @@
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { Caller } from '../http/caller.js';
+import { AppError, errors } from '../platform/errors.js';
+import type { ToolCalls } from './tool-calls.js';
+
+const INSTRUCTIONS =
+  'Tools over the signed-in account of the Task Service: its tasks, connected accounts and sync jobs. ' +
+  'A refused call answers with `code` in its structured content; on RATE_LIMIT_EXCEEDED wait `retryAfterSeconds` before calling again.';
+
+/**
+ * POST /mcp, mounted at /mcp after the caller is identified and the budgets are spent: a stateless
+ * Streamable HTTP server (a fresh SDK server and transport per request, as the SDK requires without
+ * sessions). The first handler turns a spent-out budget into the tool result of a `tools/call`.
+ */
+export function createMcpHandlers(tools: ToolCalls, serverInfo: Implementation): (RequestHandler | ErrorRequestHandler)[] {
+  const serve = async (req: Request, res: Response, caller: Caller, refusal?: AppError) => {
+    const server = new Server(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.listed] }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => tools.call(request.params.name, request.params.arguments, caller, refusal));
+    // One JSON answer per POST, no event stream: the tools answer at once and send no notifications.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  };
+
+  const refusedToolCall: ErrorRequestHandler = async (err: unknown, req, res, next) => {
+    const isRateLimit = err instanceof AppError && err.code === 'RATE_LIMIT_EXCEEDED';
+    if (!isRateLimit || !req.caller || req.path !== '/' || req.method !== 'POST' || !isToolCall(req.body)) return next(err);
+    // The HTTP answer keeps what a REST 429 says in its headers; the model reads the result.
+    for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
+    try {
+      await serve(req, res, req.caller, err);
+    } catch (error) {
+      next(error);
+    }
+  };
+
+  const endpoint: RequestHandler = async (req, res, next) => {
+    if (req.path !== '/') return next();
+    // Stateless: no stream to open with GET and no session to end with DELETE.
+    if (req.method !== 'POST') {
+      return next(new AppError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on /mcp: POST JSON-RPC messages.`, {}, { Allow: 'POST' }));
+    }
+    if (!req.caller) return next(req.authFailure === 'expired' ? errors.tokenExpired() : errors.unauthenticated());
+    await serve(req, res, req.caller);
+  };
+
+  return [refusedToolCall, endpoint];
+}
+
+function isToolCall(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === 'tools/call';
+}
