@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'sdk/dist/', 'generated/', 'data/', 'sdk/src/api.d.ts', 'coverage/'] },
+  { ignores: ['node_modules/', 'dist/', 'sdk/dist/', 'cli/dist/', 'generated/', 'data/', 'sdk/src/api.d.ts', 'coverage/', '.venv-conformance/', '.conformance/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

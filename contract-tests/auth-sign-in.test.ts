@@ -37,7 +37,7 @@ describe('registering', () => {
     expect(claims).toMatchObject({
       sub: me.id,
       cid: 'web',
-      scope: 'tasks:read tasks:write connectors:read connectors:write',
+      scope: 'tasks:read tasks:write connectors:read connectors:write tokens:manage',
       iss: 'task-service',
       aud: 'task-service-api',
     });
@@ -95,11 +95,11 @@ describe('logging in', () => {
 });
 
 describe('GET /me', () => {
-  it('answers 401 UNAUTHENTICATED without a token', async () => {
+  it('answers 401 UNAUTHENTICATED without a token, with a challenge naming no error (RFC 6750 §3.1)', async () => {
     const me = await server.client().getMe();
     expect(me.response.status).toBe(401);
     expect(me.error!.code).toBe('UNAUTHENTICATED');
-    expect(me.response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+    expect(me.response.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+"$/);
   });
 });
 

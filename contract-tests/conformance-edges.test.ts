@@ -3,7 +3,7 @@
 // document marks required.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_REDIRECT, authorizeUrl, pkcePair, registeredApp } from './oauth-helpers.js';
-import { signedInClient, startServer, type TestServer } from './support/server.js';
+import { signedInClient, startServer, uniqueEmail, type TestServer } from './support/server.js';
 
 let server: TestServer;
 let accessToken: string;
@@ -92,5 +92,85 @@ describe('OAuth authorization endpoint answers', () => {
 
   it('withdrawing an app with a too-long client id is the documented 400 VALIDATION_FAILED', async () => {
     await expectValidationFailed(await call(`/oauth/authorizations/${'c'.repeat(256)}`, { method: 'DELETE' }), '/params/clientId');
+  });
+});
+
+type ResponseObject = { headers?: Record<string, { required?: boolean; $ref?: string }>; $ref?: string };
+type OpenApiDocument = {
+  paths: Record<string, Record<string, { responses: Record<string, ResponseObject> }>>;
+  components: { responses: Record<string, ResponseObject>; headers: Record<string, { required?: boolean }> };
+};
+
+/** The headers the served document marks `required: true` for this operation's response. */
+async function requiredHeaders(path: string, method: string, status: number): Promise<string[]> {
+  const document = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as OpenApiDocument;
+  let response = document.paths[path]![method]!.responses[String(status)]!;
+  if (response.$ref) response = document.components.responses[response.$ref.split('/').pop()!]!;
+  return Object.entries(response.headers ?? {})
+    .filter(([, header]) => (header.$ref ? document.components.headers[header.$ref.split('/').pop()!]!.required : header.required))
+    .map(([name]) => name);
+}
+
+async function expectRequiredHeaders(response: Response, path: string, method: string) {
+  const required = await requiredHeaders(path, method, response.status);
+  expect(required.length).toBeGreaterThan(0);
+  expect(required.filter((name) => !response.headers.has(name))).toEqual([]);
+}
+
+describe('every response header the document marks required is sent', () => {
+  it('201 on create: Location and the nine rate-limit headers', async () => {
+    const response = await call('/tasks', { method: 'POST', body: JSON.stringify({ title: 'Headers' }) });
+    expect(response.status).toBe(201);
+    expect(await requiredHeaders('/tasks', 'post', 201)).toEqual(expect.arrayContaining(['Location', 'X-RateLimit-Limit', 'X-RateLimit-Reset-client']));
+    await expectRequiredHeaders(response, '/tasks', 'post');
+  });
+
+  it('401 without credentials: WWW-Authenticate and the rate-limit headers', async () => {
+    const response = await fetch(`${server.baseUrl}/me`);
+    expect(response.status).toBe(401);
+    expect(await requiredHeaders('/me', 'get', 401)).toContain('WWW-Authenticate');
+    await expectRequiredHeaders(response, '/me', 'get');
+  });
+
+  it('429 on a locked login: Retry-After and the rate-limit headers', async () => {
+    const email = uniqueEmail('locked');
+    let response: Response | undefined;
+    for (let attempt = 0; attempt < 6; attempt++) {
+      response = await fetch(`${server.baseUrl}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'wrong password' }) });
+    }
+    expect(response!.status).toBe(429);
+    expect(await requiredHeaders('/auth/login', 'post', 429)).toContain('Retry-After');
+    await expectRequiredHeaders(response!, '/auth/login', 'post');
+  });
+
+  it('302 from the authorization endpoint: Location; its 400 page: the security headers', async () => {
+    const clientId = await registeredApp(server);
+    const redirect = await fetch(authorizeUrl(server, { client_id: clientId, redirect_uri: APP_REDIRECT, response_type: 'token' }), { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    await expectRequiredHeaders(redirect, '/oauth/authorize', 'get');
+    const page = await fetch(authorizeUrl(server, { client_id: 'no-such-client', redirect_uri: APP_REDIRECT }), { redirect: 'manual' });
+    expect(page.status).toBe(400);
+    expect(await requiredHeaders('/oauth/authorize', 'get', 400)).toEqual(expect.arrayContaining(['Content-Security-Policy', 'X-Frame-Options']));
+    await expectRequiredHeaders(page, '/oauth/authorize', 'get');
+  });
+});
+
+describe('the reference page loads nothing from elsewhere', () => {
+  it('serves its favicon and logo itself, and its Redoc bundle asks no CDN for a logo', async () => {
+    const icon = await fetch(`${server.baseUrl}/favicon.ico`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/x-icon');
+    expect(Buffer.from(await icon.arrayBuffer()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
+
+    const document = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as { info: { 'x-logo': { url: string }; contact: unknown } };
+    expect(document.info.contact).toBeDefined();
+    const logo = await fetch(`${server.baseUrl}${document.info['x-logo'].url}`);
+    expect(logo.status).toBe(200);
+    expect(logo.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+
+    const page = await (await fetch(`${server.baseUrl}/docs`)).text();
+    expect(page).toContain('href="/favicon.ico"');
+    const bundle = await (await fetch(`${server.baseUrl}/docs/redoc.standalone.js`)).text();
+    expect(bundle).not.toContain('cdn.redoc.ly');
   });
 });

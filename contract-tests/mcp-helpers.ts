@@ -10,8 +10,12 @@ export const ALL_SCOPES = 'tasks:read tasks:write connectors:read connectors:wri
 
 export const mcpUrl = (server: TestServer) => new URL(`${server.baseUrl}/mcp`);
 
-/** An access token for a fresh account, through a registered app and the consent page. */
-export async function appTokens(server: TestServer, options: { scope?: string; resource?: string } = {}) {
+/**
+ * An access token for a fresh account, through a registered app and the consent page; for the MCP
+ * server (`resource` = its URL) unless another resource is named (null: none, the REST API's default).
+ */
+export async function appTokens(server: TestServer, options: { scope?: string; resource?: string | null } = {}) {
+  const resource = options.resource === undefined ? mcpUrl(server).href : (options.resource ?? undefined);
   const session = await signedInClient(server);
   const clientId = await registeredApp(server, { client_name: 'MCP host' });
   const { code, verifier } = await authorizedCode(server, {
@@ -19,9 +23,9 @@ export async function appTokens(server: TestServer, options: { scope?: string; r
     redirectUri: APP_REDIRECT,
     scope: options.scope ?? ALL_SCOPES,
     email: session.email,
-    ...(options.resource ? { resource: options.resource } : {}),
+    ...(resource ? { resource } : {}),
   });
-  const { response, body } = await exchangeCode(server, clientId, APP_REDIRECT, code, verifier, options.resource);
+  const { response, body } = await exchangeCode(server, clientId, APP_REDIRECT, code, verifier, resource);
   expect(response.status).toBe(200);
   return { session, clientId, accessToken: body.access_token as string, refreshToken: body.refresh_token as string };
 }

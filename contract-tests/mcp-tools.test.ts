@@ -1,14 +1,16 @@
+import { request as httpRequest } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeIcalFeeds, type FakeIcalFeeds } from './fakes/ical.fake.js';
 import { appTokens, callTool, connectMcpClient, mcpUrl, postMcp } from './mcp-helpers.js';
+import { APP_REDIRECT, expectOAuthError, openConsentPage, pkcePair, redirectParams, refresh, registeredApp } from './oauth-helpers.js';
 import { startServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
 let feeds: FakeIcalFeeds;
 beforeAll(async () => {
   [server, feeds] = await Promise.all([
-    startServer({ env: { CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_CLIENT_BURST_PER_MINUTE: '60' } }),
+    startServer({ env: { CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_CLIENT_BURST_PER_MINUTE: '60', CORS_ALLOWED_ORIGINS: 'https://app.example.com' } }),
     startFakeIcalFeeds(),
   ]);
 });
@@ -133,6 +135,87 @@ describe('what a tool needs', () => {
     expect((await session.client.listTasks()).data!.items).toEqual([]);
     expect((await callTool(client, 'list_tasks')).result.isError).toBeFalsy();
     await client.close();
+  });
+});
+
+describe('audience-bound tokens (RFC 8707)', () => {
+  const me = (accessToken: string) => fetch(`${server.baseUrl}/me`, { headers: { authorization: `Bearer ${accessToken}` } });
+
+  it('a token for the MCP server carries aud = {base}/mcp, works on /mcp and is refused by the REST API', async () => {
+    const { accessToken } = await appTokens(server);
+    const payload = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()) as { aud: string };
+    expect(payload.aud).toBe(`${server.baseUrl}/mcp`);
+    const refused = await me(accessToken);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", resource_metadata=".*\/\.well-known\/oauth-protected-resource"$/);
+    expect((await postMcp(server, { jsonrpc: '2.0', id: 1, method: 'ping' }, { authorization: `Bearer ${accessToken}` })).status).toBe(200);
+  });
+
+  it('a token for the REST API (no resource, or the base URL) and a web session are refused by /mcp with invalid_token', async () => {
+    for (const resource of [null, server.baseUrl]) {
+      const { accessToken } = await appTokens(server, { resource });
+      expect((await me(accessToken)).status).toBe(200);
+      const refused = await postMcp(server, { jsonrpc: '2.0', id: 1, method: 'ping' }, { authorization: `Bearer ${accessToken}` });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toBe(
+        `Bearer error="invalid_token", resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`,
+      );
+    }
+    const { tokens } = await appTokens(server).then((t) => ({ tokens: t.session.tokens }));
+    expect((await postMcp(server, { jsonrpc: '2.0', id: 1, method: 'ping' }, { authorization: `Bearer ${tokens.accessToken}` })).status).toBe(401);
+  });
+
+  it('an unknown resource is invalid_target at the authorisation endpoint and at the token endpoint; a refresh keeps the grant’s resource', async () => {
+    const clientId = await registeredApp(server);
+    const { challenge } = pkcePair();
+    const page = await openConsentPage(server, { client_id: clientId, redirect_uri: APP_REDIRECT, code_challenge: challenge, state: 's', resource: 'https://evil.example/mcp' });
+    expect(redirectParams(page.response, APP_REDIRECT)).toMatchObject({ error: 'invalid_target', state: 's', iss: server.baseUrl });
+
+    const { refreshToken, clientId: mcpClient } = await appTokens(server);
+    expectOAuthError(await refresh(server, mcpClient, refreshToken, undefined, 'https://evil.example/mcp'), 400, 'invalid_target');
+    expectOAuthError(await refresh(server, mcpClient, refreshToken, undefined, server.baseUrl), 400, 'invalid_target');
+    const refreshed = await refresh(server, mcpClient, refreshToken, undefined, `${server.baseUrl}/mcp`);
+    expect(refreshed.response.status).toBe(200);
+    const again = await refresh(server, mcpClient, refreshed.body.refresh_token as string);
+    const aud = (token: unknown) => (JSON.parse(Buffer.from(String(token).split('.')[1]!, 'base64url').toString()) as { aud: string }).aud;
+    expect(aud(refreshed.body.access_token)).toBe(`${server.baseUrl}/mcp`);
+    expect(aud(again.body.access_token)).toBe(`${server.baseUrl}/mcp`);
+  });
+});
+
+/** A POST with the Host header of our choosing (fetch will not send one). */
+function postWithHost(host: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: '127.0.0.1', port: server.port, path: '/mcp', method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+      },
+    );
+    request.on('error', reject);
+    request.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+  });
+}
+
+describe('DNS-rebinding protection', () => {
+  it('a foreign Host is refused with 403 before anything else (no budget spent, no credentials looked at)', async () => {
+    const { accessToken } = await appTokens(server);
+    const refused = await postWithHost('evil.example', { authorization: `Bearer ${accessToken}` });
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.body)).toMatchObject({ statusCode: 403, code: 'HOST_NOT_ALLOWED' });
+    expect(refused.headers['x-ratelimit-limit']).toBeUndefined();
+    expect((await postWithHost(`localhost:${server.port}`)).status).toBe(401);
+  });
+
+  it('an Origin outside CORS_ALLOWED_ORIGINS is refused with 403; a listed one is served', async () => {
+    const { accessToken } = await appTokens(server);
+    const authorization = `Bearer ${accessToken}`;
+    const refused = await postMcp(server, { jsonrpc: '2.0', id: 1, method: 'ping' }, { authorization, origin: 'https://evil.example' });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: 'ORIGIN_NOT_ALLOWED' });
+    expect((await postMcp(server, { jsonrpc: '2.0', id: 1, method: 'ping' }, { authorization, origin: 'https://app.example.com' })).status).toBe(200);
   });
 });
 

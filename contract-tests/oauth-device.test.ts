@@ -50,7 +50,7 @@ describe('the device authorization grant (RFC 8628)', () => {
   });
 
   it('answers authorization_pending until approved, then tokens once, for the scopes asked', async () => {
-    const { email } = await signedInClient(server);
+    const { email, client: web } = await signedInClient(server);
     const device = await deviceCode(server, 'tasks:read');
     expectOAuthError(await pollDevice(server, device.device_code), 400, 'authorization_pending');
 
@@ -76,8 +76,8 @@ describe('the device authorization grant (RFC 8628)', () => {
     expectOAuthError(await pollDevice(server, device.device_code), 400, 'invalid_grant');
     expect((await refresh(server, 'taskctl', tokens.body.refresh_token as string)).response.status).toBe(200);
     // The person sees the app among their authorisations.
-    const signedIn = await fetch(`${server.baseUrl}/oauth/authorizations`, { headers: bearer(tokens.body.access_token as string) });
-    expect(((await signedIn.json()) as { items: { clientId: string }[] }).items.map((item) => item.clientId)).toEqual(['taskctl']);
+    const authorizations = await web.listAuthorizations();
+    expect(authorizations.data?.items.map((item) => item.clientId)).toEqual(['taskctl']);
   });
 
   it('gives tokens to exactly one of several parallel polls of an approved code', async () => {

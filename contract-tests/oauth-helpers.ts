@@ -138,8 +138,14 @@ export function exchangeCode(server: TestServer, clientId: string, redirectUri: 
   });
 }
 
-export function refresh(server: TestServer, clientId: string, refreshToken: string, scope?: string) {
-  return tokenRequest(server, { grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken, ...(scope ? { scope } : {}) });
+export function refresh(server: TestServer, clientId: string, refreshToken: string, scope?: string, resource?: string) {
+  return tokenRequest(server, {
+    grant_type: 'refresh_token',
+    client_id: clientId,
+    refresh_token: refreshToken,
+    ...(scope ? { scope } : {}),
+    ...(resource ? { resource } : {}),
+  });
 }
 
 /** Tokens for a fresh account through the whole flow. */

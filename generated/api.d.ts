@@ -100,7 +100,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in account */
+        /**
+         * The signed-in account
+         * @description The account the credentials belong to (an access token's `sub`, an API token's owner). Any scope will do.
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -217,7 +220,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a task */
+        /**
+         * Get a task
+         * @description One task of the account; a task of another account is 404, as if it did not exist. Scope `tasks:read`.
+         */
         get: operations["getTask"];
         put?: never;
         post?: never;
@@ -535,15 +541,20 @@ export interface paths {
          *       match; for loopback URIs any port, RFC 8252 §7.3), answers 400 with an HTML error page and
          *       never redirects;
          *     - every other problem redirects (302) to the `redirect_uri` with `error` (`invalid_request`,
-         *       `unsupported_response_type`, `invalid_scope`), `error_description`, `state` and `iss`:
+         *       `unsupported_response_type`, `invalid_scope`, `invalid_target`), `error_description`, `state` and `iss`:
          *       `response_type` must be `code`; `code_challenge` (43 to 128 characters of `[A-Za-z0-9-._~]`)
          *       and `code_challenge_method=S256` are required (`plain` is refused); `state`, when given, must be
          *       printable ASCII.
          *
          *     `scope` is a space-separated subset of `tasks:read tasks:write connectors:read connectors:write`
          *     within what the client registered; unknown names are `invalid_scope`. Without `scope`, the
-         *     client's registered scope (all four for clients that registered none). Other parameters (such as
-         *     RFC 8707 `resource`) are ignored. Pages are sent with `Content-Security-Policy`,
+         *     client's registered scope (all four for clients that registered none).
+         *
+         *     `resource` (RFC 8707) names what the tokens are for: this REST API (`{PUBLIC_URL}`, the default
+         *     when absent; its tokens carry `aud` = `JWT_AUDIENCE`) or the MCP server (`{PUBLIC_URL}/mcp`, its
+         *     tokens carry that `aud`). `/mcp` accepts only tokens for `{PUBLIC_URL}/mcp`, the REST API only
+         *     tokens for itself. Any other value redirects with `error=invalid_target`. Other parameters are
+         *     ignored. Pages are sent with `Content-Security-Policy`,
          *     `X-Frame-Options: DENY`, `Referrer-Policy: no-referrer` and `Cache-Control: no-store`.
          */
         get: operations["authorize"];
@@ -818,7 +829,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document as JSON */
+        /**
+         * This document as JSON
+         * @description The OpenAPI 3.1 document this server validates requests against, for code generators and conformance tools (Schemathesis, Portman, Prism). Public; spends the anonymous budget.
+         */
         get: operations["getOpenApiJson"];
         put?: never;
         post?: never;
@@ -835,7 +849,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document as YAML */
+        /**
+         * This document as YAML
+         * @description The same document in YAML, as it is kept in the project (`openapi/openapi.yaml`). Public; spends the anonymous budget.
+         */
         get: operations["getOpenApiYaml"];
         put?: never;
         post?: never;
@@ -852,7 +869,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document rendered by Redoc (self-hosted, works offline) */
+        /**
+         * This document rendered by Redoc (self-hosted, works offline)
+         * @description The reference page, rendered in the browser by Redoc from `/openapi.json`. Everything it loads (script, logo, icon) comes from this server, so it works offline and reports to nobody. Public; spends the anonymous budget.
+         */
         get: operations["getDocs"];
         put?: never;
         post?: never;
@@ -869,8 +889,51 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The Redoc bundle the reference page loads, served from this server */
+        /**
+         * The Redoc bundle the reference page loads, served from this server
+         * @description The Redoc standalone bundle of the installed `redoc` package, served by this server so the reference page needs no CDN. Cached for a day. Public; spends the anonymous budget.
+         */
         get: operations["getDocsScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/logo.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The logo the reference page shows
+         * @description Served by this server (the document's `x-logo`), like everything the reference page loads. Public; spends the anonymous budget.
+         */
+        get: operations["getDocsLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/favicon.ico": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The icon browsers show for this server
+         * @description A 16 and 32 pixel icon, served by this server. Public; spends the anonymous budget.
+         */
+        get: operations["getFavicon"];
         put?: never;
         post?: never;
         delete?: never;
@@ -918,7 +981,7 @@ export interface components {
             requestId?: string;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "REFRESH_TOKEN_REUSED" | "INSUFFICIENT_SCOPE" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "EMAIL_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "CONNECTOR_AUTH_FAILED" | "RATE_LIMIT_EXCEEDED" | "ACCOUNT_LOCKED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "CONNECTOR_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "REFRESH_TOKEN_REUSED" | "INSUFFICIENT_SCOPE" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "EMAIL_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "CONNECTOR_AUTH_FAILED" | "RATE_LIMIT_EXCEEDED" | "ACCOUNT_LOCKED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "CONNECTOR_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         /**
          * @description `tokens:manage` is account management (list, create and revoke API tokens; list and withdraw
          *     authorised apps). Web sessions hold it; an API token or an app holds it only when it was asked for
@@ -1220,7 +1283,12 @@ export interface components {
             /** @description The `device_code` of `POST /oauth/device_authorization`; required with the device_code grant. */
             device_code?: string;
             scope?: string;
-            /** @description RFC 8707 resource indicator; accepted and ignored (this server is the one resource). */
+            /**
+             * @description RFC 8707 resource indicator: `{PUBLIC_URL}` (this API) or `{PUBLIC_URL}/mcp` (the MCP server). With
+             *     `authorization_code` it must name the resource the authorisation was for; with `refresh_token`,
+             *     the resource of the grant (a grant is bound to one resource; absent means that one). Anything else
+             *     is `invalid_target`.
+             */
             resource?: string;
         };
         OAuthTokenResponse: {
@@ -1256,6 +1324,7 @@ export interface components {
             code_challenge_method?: string;
             state?: string;
             scope?: string;
+            resource?: string;
         };
         /** @description RFC 8628 §3.1; the server checks the values so refusals are RFC 6749 §5.2 errors. */
         DeviceAuthorizationRequest: {
@@ -1588,6 +1657,33 @@ export interface components {
             };
         };
         /**
+         * @description An OAuth protocol error (RFC 6749 §5.2, RFC 8628 §3.5), or a form whose fields are longer than the
+         *     schema allows (`VALIDATION_FAILED`, common error body).
+         */
+        OAuthRequestError: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "unauthorized_client",
+                 *       "error_description": "This client may not use the device authorization grant."
+                 *     }
+                 */
+                "application/json": components["schemas"]["OAuthError"] | components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description Refused metadata (RFC 7591 §3.2.2: `invalid_redirect_uri`, `invalid_client_metadata`), or a body
          *     that is not an object of the documented field types (`VALIDATION_FAILED`, common error body).
          */
@@ -1671,7 +1767,7 @@ export interface components {
         "Retry-After": number;
         /** @description Where the created resource is. */
         Location: string;
-        /** @description On every 401: `Bearer error="invalid_token", resource_metadata="…"` (RFC 6750, RFC 9728) when the bearer token is missing, malformed, unknown or expired; `Bearer resource_metadata="…"` when the password or refresh token was the problem. */
+        /** @description On every 401: `Bearer error="invalid_token", resource_metadata="…"` (RFC 6750, RFC 9728) when the bearer token sent is malformed, unknown, expired or for another resource (RFC 8707); `Bearer resource_metadata="…"` when no credentials were sent (RFC 6750 §3.1) or the password or refresh token was the problem. The metadata is `/.well-known/oauth-protected-resource`, or `/.well-known/oauth-protected-resource/mcp` for `/mcp`. On a 403 `INSUFFICIENT_SCOPE`: `Bearer error="insufficient_scope", scope="…", resource_metadata="…"`, naming the scope to ask for. */
         "WWW-Authenticate": string;
         /** @description The OAuth pages' policy: nothing loads but their own inline style; forms post only to this server and the client's redirect URI; no framing. */
         "Content-Security-Policy": string;
@@ -2879,6 +2975,8 @@ export interface operations {
                 state?: string;
                 /** @description Space-separated scopes. */
                 scope?: string;
+                /** @description RFC 8707: `{PUBLIC_URL}` (this API, the default) or `{PUBLIC_URL}/mcp` (the MCP server). */
+                resource?: string;
             };
             header?: never;
             path?: never;
@@ -3096,7 +3194,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeviceAuthorizationResponse"];
                 };
             };
-            400: components["responses"]["OAuthError"];
+            400: components["responses"]["OAuthRequestError"];
             401: components["responses"]["OAuthError"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3400,7 +3498,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/yaml": string;
+                    "application/yaml": Record<string, never>;
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -3461,6 +3559,66 @@ export interface operations {
                 };
                 content: {
                     "text/javascript": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getDocsLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getFavicon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The icon. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/x-icon": string;
                 };
             };
             429: components["responses"]["TooManyRequests"];

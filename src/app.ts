@@ -25,6 +25,8 @@ export interface AppParts extends CoreDeps {
   readonly observe?: boolean;
   /** POST /mcp (the MCP server), mounted at /mcp before the validator; absent in apps built without it. */
   readonly mcp?: readonly (RequestHandler | ErrorRequestHandler)[];
+  /** /mcp's DNS-rebinding protection (403 for a foreign Host or Origin), before anything reads the request. */
+  readonly mcpGuard?: RequestHandler;
 }
 
 /** The middleware order, top to bottom, is the life of a request. */
@@ -43,7 +45,8 @@ export function createApp(parts: AppParts): Express {
   // First: every response, the early refusals and the probes included, carries its request id.
   if (parts.observe !== false) app.use(...createObservability({ ...parts, document: openApi.document }));
   app.use(createHealthRouter(parts.readiness));
-  app.use('/oauth/authorize', oauthPageHeaders);
+  if (parts.mcpGuard) app.use('/mcp', parts.mcpGuard);
+  app.use(['/oauth/authorize', '/oauth/device'], oauthPageHeaders);
   app.use(parseBodies());
   app.use(refuseNulCharacters);
   app.use(parts.identifyCaller);

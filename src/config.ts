@@ -68,6 +68,8 @@ const settingsSchema = z.object({
     .regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, 'must be 32 bytes as 64 hex characters or base64')
     .optional(),
   CONNECTOR_ALLOW_PRIVATE_NETWORKS: flag(false),
+  /** Outgoing requests to loopback IP literals only, no DNS (conformance runs against local fakes). */
+  OUTBOUND_LOOPBACK_ONLY: flag(false),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

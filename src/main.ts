@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
+import { createDrain } from './http/drain.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDb, isDbReachable, migrate } from './platform/db.js';
 import { createLogger } from './platform/logger.js';
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
     routers: components.routers,
     metrics: components.metrics,
     mcp: components.mcp,
+    mcpGuard: components.mcpGuard,
   });
 
   const server = app.listen(config.PORT, config.HOST, () => {
@@ -38,19 +40,17 @@ async function main(): Promise<void> {
     components.start();
   });
   server.keepAliveTimeout = 65_000;
+  const { drain } = createDrain(server);
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    server.close(() => {
-      void components
-        .stop()
-        .then(() => db.destroy())
-        .finally(() => process.exit(0));
-    });
-    server.closeIdleConnections();
+    logger.info({ signal }, 'shutting down: new connections refused, requests in flight finishing');
+    void drain()
+      .then(() => components.stop())
+      .then(() => db.destroy())
+      .finally(() => process.exit(0));
     setTimeout(() => process.exit(1), 10_000).unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -71,6 +71,8 @@ export interface TestServer {
   client: (options?: Partial<TaskClientOptions>) => TaskClient;
   /** Stops the process and starts it again on the same database and settings (a new port). */
   restart: () => Promise<void>;
+  /** Sends the process a signal and waits for it to exit: its exit code, null when the signal ended it. */
+  kill: (signal: NodeJS.Signals) => Promise<number | null>;
   stop: () => Promise<void>;
 }
 
@@ -132,6 +134,12 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     restart: async () => {
       await halt();
       await launch();
+    },
+    kill: async (signal) => {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill(signal);
+      return exited;
     },
     stop: async () => {
       await halt();

@@ -17,7 +17,7 @@ describe('access tokens', () => {
   it('describe their caller: web tokens are the web client, other clients are OAuth apps', () => {
     const tokens = createAccessTokens(settings);
     const web = jwt.verify(tokens.sign(subject), settings.secret, { complete: true });
-    expect(callerFromJwt(web)).toEqual({ accountId: 'account-1', clientId: 'web', kind: 'web', scopes: ['tasks:read', 'connectors:read'], sessionId: 'family-1' });
+    expect(callerFromJwt(web)).toEqual({ accountId: 'account-1', clientId: 'web', kind: 'web', scopes: ['tasks:read', 'connectors:read'], sessionId: 'family-1', audience: settings.audience });
     const app = jwt.verify(tokens.sign({ ...subject, clientId: 'taskctl' }), settings.secret, { complete: true });
     expect(callerFromJwt(app)).toMatchObject({ clientId: 'taskctl', kind: 'oauth' });
   });

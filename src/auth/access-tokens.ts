@@ -9,6 +9,8 @@ const { ExtractJwt, Strategy: JwtStrategy } = passportJwt;
 export const ACCESS_TOKEN_TYPE = 'at+jwt';
 const ALGORITHMS: Algorithm[] = ['HS256'];
 export const WEB_CLIENT_ID = 'web';
+/** The audience of tokens for the MCP server: its URL, `{PUBLIC_URL}/mcp` (RFC 8707). */
+const OTHER_RESOURCE_AUDIENCE = /^https?:\/\/[^\s]+\/mcp$/;
 
 export interface AccessTokenSettings {
   secret: string;
@@ -24,6 +26,8 @@ export interface AccessTokenSubject {
   scopes: readonly Scope[];
   /** The refresh-token family the token was issued with. */
   sessionId: string;
+  /** RFC 8707: the resource the token is for when not the REST API (whose audience is the default). */
+  audience?: string;
 }
 
 export interface AccessTokens {
@@ -41,6 +45,8 @@ export interface AccessTokens {
 
 export function createAccessTokens(settings: AccessTokenSettings): AccessTokens {
   const { issuer, audience, lifetimeSeconds } = settings;
+  // jsonwebtoken takes RegExps beside strings; passport-jwt hands them on untouched.
+  const accepted: [string, RegExp] = [audience, OTHER_RESOURCE_AUDIENCE];
   // A KeyObject, not the string: given a string, jsonwebtoken first tries (and fails, with a thrown
   // error) to read it as a PEM public key on every verify, which costs ~60 times the HMAC itself.
   const secret = createSecretKey(Buffer.from(settings.secret, 'utf8'));
@@ -53,7 +59,8 @@ export function createAccessTokens(settings: AccessTokenSettings): AccessTokens 
       secretOrKey: secret as unknown as Buffer,
       algorithms: ALGORITHMS,
       issuer,
-      audience,
+      // The REST API's audience or the MCP server's (RFC 8707); which one a request needs is checked after.
+      audience: accepted as unknown as string[],
       jsonWebTokenOptions: { complete: true, clockTolerance: 0 },
     },
     (decoded: unknown, done: passportJwt.VerifiedCallback) => {
@@ -65,7 +72,7 @@ export function createAccessTokens(settings: AccessTokenSettings): AccessTokens 
   const relaxed: VerifyOptions & { complete: true } = {
     algorithms: ALGORITHMS,
     issuer,
-    audience,
+    audience: accepted,
     ignoreExpiration: true,
     complete: true,
   };
@@ -86,7 +93,7 @@ export function createAccessTokens(settings: AccessTokenSettings): AccessTokens 
           algorithm: 'HS256',
           header: { alg: 'HS256', typ: ACCESS_TOKEN_TYPE },
           issuer,
-          audience,
+          audience: subject.audience ?? audience,
           subject: subject.accountId,
           jwtid: randomUUID(),
         },
@@ -118,10 +125,12 @@ export function createAccessTokens(settings: AccessTokenSettings): AccessTokens 
 export function callerFromJwt(decoded: unknown): Caller | undefined {
   const { header, payload } = (decoded ?? {}) as { header?: { typ?: unknown }; payload?: Record<string, unknown> };
   if (typeof header?.typ !== 'string' || !isAccessTokenType(header.typ) || !payload) return undefined;
-  const { sub, cid, sid, scope } = payload;
+  const { sub, cid, sid, scope, aud } = payload;
   if (typeof sub !== 'string' || typeof cid !== 'string' || typeof scope !== 'string' || typeof sid !== 'string') return undefined;
   if (!sub || !cid || !sid) return undefined;
-  return { accountId: sub, clientId: cid, kind: cid === WEB_CLIENT_ID ? 'web' : 'oauth', scopes: parseScopes(scope), sessionId: sid };
+  const caller: Caller = { accountId: sub, clientId: cid, kind: cid === WEB_CLIENT_ID ? 'web' : 'oauth', scopes: parseScopes(scope), sessionId: sid };
+  if (typeof aud === 'string') caller.audience = aud;
+  return caller;
 }
 
 /** Space-separated scopes (RFC 6749 §3.3); names we do not know grant nothing. */

@@ -5,6 +5,7 @@ import { createAccountsRepository } from './accounts.repository.js';
 import { createApiTokensRepository } from './api-tokens.repository.js';
 import { createApiTokensRouter } from './api-tokens.routes.js';
 import { createApiTokens, type ApiTokens } from './api-tokens.service.js';
+import { createAudienceCheck, inSequence } from './audience-check.js';
 import { createAuthRouter } from './auth.routes.js';
 import { createAuthService, type AuthService } from './auth.service.js';
 import { createIdentifyCaller } from './identify-caller.js';
@@ -56,7 +57,7 @@ export function createAuthComponent({ config, db, logger }: CoreDeps): AuthCompo
   const router = Router();
   router.use(createAuthRouter(service), createApiTokensRouter(apiTokens));
   return {
-    identifyCaller: createIdentifyCaller(accessTokens, apiTokens),
+    identifyCaller: inSequence(createIdentifyCaller(accessTokens, apiTokens), createAudienceCheck(config.JWT_AUDIENCE, config.PUBLIC_URL)),
     router,
     refreshTokenAccount: tokenPairs.accountOf,
     verifyCredentials: service.verifyCredentials,

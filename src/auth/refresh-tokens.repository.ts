@@ -12,6 +12,8 @@ export interface RefreshTokenRow {
   expires_at: number;
   rotated_at: number | null;
   revoked_at: number | null;
+  /** RFC 8707: the `aud` of the family's access tokens when not the REST API's (the MCP server's URL). */
+  resource: string | null;
 }
 
 export interface RefreshTokensRepository {
@@ -42,6 +44,7 @@ const COLUMNS: (keyof RefreshTokenRow)[] = [
   'expires_at',
   'rotated_at',
   'revoked_at',
+  'resource',
 ];
 
 export function createRefreshTokensRepository(db: Db): RefreshTokensRepository {

@@ -13,6 +13,8 @@ export interface SessionSubject {
   accountId: string;
   clientId: string;
   scopes: readonly Scope[];
+  /** RFC 8707: the `aud` of the session's access tokens when not the REST API's (the MCP server's URL). */
+  audience?: string;
 }
 
 /** A refresh-token family as its tokens describe it, in any state. */
@@ -70,6 +72,7 @@ export function createTokenPairs(deps: {
       expires_at: now + refreshLifetimeSeconds * 1000,
       rotated_at: null,
       revoked_at: null,
+      resource: subject.audience ?? null,
     };
     return { token, row };
   };
@@ -97,7 +100,7 @@ export function createTokenPairs(deps: {
       const rotated = await db.transaction(async (trx) => {
         const claimed = await repository.claimForRotation(trx, tokenHash, clientId, now);
         if (!claimed) return undefined;
-        const subject = { accountId: claimed.account_id, clientId: claimed.client_id, scopes: parseScopes(claimed.scope) };
+        const subject = sessionSubject(claimed);
         const next = newRefreshToken(subject, claimed.family_id, now);
         await repository.insert(next.row, trx);
         const narrowed = accessScopes && subject.scopes.filter((scope) => accessScopes.includes(scope));
@@ -126,7 +129,14 @@ export function createTokenPairs(deps: {
     sessionOf: async (refreshToken) => {
       const row = await repository.findByHash(sha256Hex(refreshToken));
       if (!row) return undefined;
-      return { familyId: row.family_id, accountId: row.account_id, clientId: row.client_id, scopes: parseScopes(row.scope) };
+      return { familyId: row.family_id, ...sessionSubject(row) };
     },
   };
 }
+
+const sessionSubject = (row: RefreshTokenRow): SessionSubject => ({
+  accountId: row.account_id,
+  clientId: row.client_id,
+  scopes: parseScopes(row.scope),
+  ...(row.resource ? { audience: row.resource } : {}),
+});

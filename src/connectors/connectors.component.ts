@@ -46,7 +46,7 @@ export function createConnectorsComponent({ config, db, logger }: CoreDeps): Con
     [icalConnector.type, icalConnector],
   ]);
   const cipher = createCredentialsCipher(loadConnectorSecretKey(config, logger));
-  const fetch = createSafeFetch({ allowPrivateNetworks: config.CONNECTOR_ALLOW_PRIVATE_NETWORKS });
+  const fetch = createSafeFetch({ allowPrivateNetworks: config.CONNECTOR_ALLOW_PRIVATE_NETWORKS, loopbackOnly: config.OUTBOUND_LOOPBACK_ONLY });
   const tools: ConnectorTools = { fetch, digest: cipher.digest };
 
   const runner = createSyncRunner({

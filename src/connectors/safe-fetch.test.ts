@@ -77,6 +77,19 @@ describe('the safe outgoing fetch', () => {
     expect(response.headers['content-type']).toBe('application/json');
   });
 
+  it('loopback-only: reaches a loopback literal, and refuses host names (no DNS lookup), other addresses and redirects away', async () => {
+    const port = new URL(echo).port;
+    const safe = fetcher({ allowPrivateNetworks: true, loopbackOnly: true });
+    expect((await safe.get(`${echo}/ok`)).status).toBe(200);
+    for (const address of [`http://localhost:${port}/`, 'https://calendar.example.com/tasks.ics', 'http://10.0.0.1/', 'http://93.184.215.14/', 'http://[2001:db8::1]/']) {
+      const err = await failure(safe.get(address));
+      expect(err.failure).toBe('blocked-address');
+      expect(err.message).toContain('loopback addresses only');
+    }
+    const redirecting = await serve((_req, res) => void res.writeHead(302, { location: 'http://192.168.1.1/feed.ics' }).end());
+    expect((await failure(safe.get(`${redirecting}/away`))).failure).toBe('blocked-address');
+  });
+
   it('re-checks every redirect hop: a redirect to a refused address is refused', async () => {
     const port = new URL(echo).port;
     const redirecting = await serve((req, res) => {

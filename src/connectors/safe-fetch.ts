@@ -44,6 +44,12 @@ export interface SafeFetch {
 
 export interface SafeFetchOptions {
   allowPrivateNetworks: boolean;
+  /**
+   * Connect to loopback IP literals (127.0.0.0/8, ::1) only and refuse every other address, host names
+   * included, before any DNS lookup: for conformance runs and tests against local fakes, which must
+   * never reach anything else whatever address they are given.
+   */
+  loopbackOnly?: boolean;
   /** For unit tests only; the service always uses the constants and the policy of address-policy.ts. */
   timeoutMs?: number;
   maxBytes?: number;
@@ -77,6 +83,7 @@ export function createSafeFetch(options: SafeFetchOptions): SafeFetch {
     let headers: Record<string, string> = { 'user-agent': USER_AGENT, ...lowerCaseKeys(init.headers ?? {}) };
     try {
       for (let hop = 0; ; hop++) {
+        if (options.loopbackOnly) refuseAllButLoopback(url);
         if (!options.allowPrivateNetworks) refuseLiteralAddress(url, policy);
         const response = await request(url, { method: 'GET', headers, signal, dispatcher });
         const location = headerValue(response.headers.location);
@@ -135,6 +142,12 @@ function refuseLiteralAddress(url: URL, policy: AddressPolicy): void {
   if (isIP(host) === 0) return;
   const reason = policy(host);
   if (reason) throw new RefusedAddressError(host, host, reason);
+}
+
+function refuseAllButLoopback(url: URL): void {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) !== 0 && refusedAddressReason(host) === 'a loopback address') return;
+  throw new OutboundError('blocked-address', `${redactUrl(url)} is not allowed: this server connects to loopback addresses only (OUTBOUND_LOOPBACK_ONLY).`);
 }
 
 function toHttpUrl(target: URL | string): URL {

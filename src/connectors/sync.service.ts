@@ -93,6 +93,7 @@ export function createSyncService(deps: SyncServiceDeps) {
     async runJob(jobId: string, shutdown: AbortSignal): Promise<void> {
       const job = await claimJob(db, jobId, runnerId, Date.now(), LEASE_MS);
       if (!job) return;
+      logger.info({ jobId, attempt: job.attempts }, 'sync job started');
       const started = performance.now();
       const done = (outcome: SyncAttemptOutcome) => deps.onAttemptDone?.(outcome, (performance.now() - started) / 1000);
       const counters: SyncCounters = { ...ZERO_COUNTERS };

@@ -1,11 +1,7 @@
 import type { Request } from 'express';
 import type { AppError } from '../platform/errors.js';
 import { publicBaseUrl } from './public-url.js';
-
-/** The path of the MCP server, a resource of its own with its own metadata (decisions §11). */
-export const MCP_PATH = '/mcp';
-export const MCP_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource/mcp';
-export const API_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
+import { API_RESOURCE_METADATA_PATH, isMcpRequest, MCP_RESOURCE_METADATA_PATH } from './resources.js';
 
 /**
  * The `WWW-Authenticate` challenge of a 401 or an insufficient-scope 403 (RFC 6750 §3, RFC 9728 §5.1):
@@ -22,10 +18,4 @@ export function bearerChallenge(req: Request, error: AppError, publicUrl: string
   if (error.status !== 401) return undefined;
   const aboutTheToken = (error.code === 'UNAUTHENTICATED' || error.code === 'TOKEN_EXPIRED') && req.headers.authorization !== undefined;
   return aboutTheToken ? `Bearer error="invalid_token", ${metadata}` : `Bearer ${metadata}`;
-}
-
-/** Express matches /mcp case-insensitively and with a trailing slash: so does this. */
-export function isMcpRequest(req: Request): boolean {
-  const path = `${req.baseUrl}${req.path}`.toLowerCase().replace(/\/+$/, '');
-  return path === MCP_PATH;
 }

@@ -19,6 +19,8 @@ export interface Caller {
   /** The refresh-token family of a web or OAuth session. */
   sessionId?: string;
   apiTokenId?: string;
+  /** The `aud` of a bearer JWT (RFC 8707): which resource it was issued for. API tokens have none: they are for the REST API. */
+  audience?: string;
 }
 
 export type AuthFailure = 'expired' | 'invalid';

@@ -70,22 +70,28 @@ export class Limiter {
 
 // Plain loops below, not array callbacks: these run on every request.
 
-/** Governing burst, governing sustained, then the client's burst and sustained when there is a client. */
+/**
+ * Governing burst, governing sustained, then the client's burst and sustained when there is a client.
+ * Every key of one decision starts with the same hash tag, the governing subject (the account, or
+ * the endpoint and address of a sign-in budget): in a Redis Cluster they share a slot, so the one
+ * script still runs on one node in one round trip, and different accounts spread over the nodes.
+ */
 function windowsOf(plan: Plan, now: number): PlannedWindow[] {
   const windows: PlannedWindow[] = [];
-  addWindows(windows, plan.governing, now);
-  if (plan.client) addWindows(windows, plan.client, now);
+  const tag = `{${plan.governing.subject}}`;
+  addWindows(windows, tag, plan.governing, now);
+  if (plan.client) addWindows(windows, tag, plan.client, now);
   return windows;
 }
 
-function addWindows(windows: PlannedWindow[], { budget, subject }: Charge, now: number): void {
+function addWindows(windows: PlannedWindow[], tag: string, { budget, subject }: Charge, now: number): void {
   for (const kind of KINDS) {
     const windowMs = WINDOW_MS[kind];
     const index = Math.floor(now / windowMs);
     windows.push({
       name: windowName(budget.name, kind),
       // The window's index is in the key, so a window that ended can never be counted again.
-      key: `${budget.name}:${subject}:${kind[0]}${index}`,
+      key: `${tag}${budget.name}:${subject}:${kind[0]}${index}`,
       limit: budget[kind],
       endsAt: (index + 1) * windowMs,
       windowMs,

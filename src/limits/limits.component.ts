@@ -68,7 +68,7 @@ export async function createLimitsComponent(
 async function openStore(config: Config, logger: Logger): Promise<{ store: RateLimitStore; redisUp?: () => boolean }> {
   const memory = new MemoryStore();
   if (!config.REDIS_URL || !config.RATE_LIMITS_ENABLED) return { store: memory };
-  const connection = await RedisConnection.open({ url: config.REDIS_URL, logger, onConnect: RedisStore.loadScript });
+  const connection = await RedisConnection.open({ url: config.REDIS_URL, cluster: config.REDIS_CLUSTER, logger, onConnect: RedisStore.loadScript });
   const store = new FallbackStore(new RedisStore(connection.client, `${config.REDIS_KEY_PREFIX}rl:`), memory, connection);
   return { store, redisUp: () => connection.isUp() };
 }

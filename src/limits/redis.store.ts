@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RedisClient } from '../platform/redis.js';
+import type { RedisCommands } from '../platform/redis.js';
 import type { RateLimitStore, StoreDecision, WindowCharge } from './store.js';
 
 /**
@@ -37,13 +37,13 @@ const EXPIRY_GRACE_MS = 60_000;
 /** Window counts in Redis: one round trip (EVALSHA of one script) per decision. */
 export class RedisStore implements RateLimitStore {
   constructor(
-    private readonly client: RedisClient,
+    private readonly client: RedisCommands,
     /** Put before every window key (REDIS_KEY_PREFIX and `rl:`). */
     private readonly keyPrefix: string,
   ) {}
 
   /** Loads the script; called on every (re)connection, since a restarted Redis forgets it. */
-  static async loadScript(client: RedisClient): Promise<void> {
+  static async loadScript(client: RedisCommands): Promise<void> {
     await client.scriptLoad(SPEND_SCRIPT);
   }
 

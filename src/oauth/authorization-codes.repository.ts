@@ -12,6 +12,8 @@ export interface AuthorizationCodeRow {
   expires_at: number;
   used_at: number | null;
   revoked_at: number | null;
+  /** RFC 8707: the MCP server's URL when the grant is for it; null for the REST API. */
+  resource: string | null;
 }
 
 /** Used codes are kept this long after they expire, so a late replay still revokes what they issued. */

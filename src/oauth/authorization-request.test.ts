@@ -17,13 +17,13 @@ const valid: AuthorizationParams = {
   code_challenge_method: 'S256',
   state: 'abc',
 };
-const parse = (overrides: Partial<Record<keyof AuthorizationParams, string | undefined>>) => parseAuthorizationRequest({ ...valid, ...overrides }, find);
+const parse = (overrides: Partial<Record<keyof AuthorizationParams, string | undefined>>) => parseAuthorizationRequest({ ...valid, ...overrides }, find, 'https://tasks.example');
 
 describe('checking an authorisation request', () => {
   it('accepts a complete request and defaults the scope to what the client registered', async () => {
     expect(await parse({})).toEqual({
       kind: 'valid',
-      request: { client: APP, redirectUri: 'https://app.example.com/cb', codeChallenge: CHALLENGE, state: 'abc', scopes: ['tasks:read', 'tasks:write'] },
+      request: { client: APP, redirectUri: 'https://app.example.com/cb', codeChallenge: CHALLENGE, state: 'abc', scopes: ['tasks:read', 'tasks:write'], resource: null },
     });
   });
 
@@ -53,7 +53,7 @@ describe('checking an authorisation request', () => {
   });
 
   it('accepts the CLI on any loopback port', async () => {
-    const parsed = await parseAuthorizationRequest({ ...valid, client_id: 'taskctl', redirect_uri: 'http://127.0.0.1:61234/callback' }, find);
+    const parsed = await parseAuthorizationRequest({ ...valid, client_id: 'taskctl', redirect_uri: 'http://127.0.0.1:61234/callback' }, find, 'https://tasks.example');
     expect(parsed).toMatchObject({ kind: 'valid', request: { redirectUri: 'http://127.0.0.1:61234/callback' } });
   });
 });
@@ -64,5 +64,18 @@ describe('the redirect back to the client', () => {
       'https://app.example.com/cb?tenant=7&code=a+b%26c&iss=http%3A%2F%2Fx',
     );
     expect(redirectWith('com.example.app:/cb', { error: 'access_denied' })).toBe('com.example.app:/cb?error=access_denied');
+  });
+});
+
+describe('the resource of an authorisation request (RFC 8707)', () => {
+  it('binds the grant to the MCP server for {base}/mcp, to the REST API for the base URL or no resource, and refuses others with invalid_target', async () => {
+    const withResource = (resource: string | undefined) => parseAuthorizationRequest({ ...valid, resource }, find, 'https://tasks.example');
+    expect(await withResource('https://tasks.example/mcp')).toMatchObject({ kind: 'valid', request: { resource: 'https://tasks.example/mcp' } });
+    for (const rest of [undefined, 'https://tasks.example', 'https://tasks.example/']) {
+      expect(await withResource(rest)).toMatchObject({ kind: 'valid', request: { resource: null } });
+    }
+    for (const other of ['https://evil.example/mcp', 'https://tasks.example/mcp#x', 'https://tasks.example/tasks', 'tasks']) {
+      expect(await withResource(other)).toMatchObject({ kind: 'redirect-error', error: 'invalid_target', state: 'abc' });
+    }
   });
 });

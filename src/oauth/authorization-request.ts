@@ -2,6 +2,7 @@ import type { operations } from '../../generated/api.js';
 import type { Scope } from '../http/caller.js';
 import type { OAuthClient } from './clients.service.js';
 import { matchesRegisteredRedirectUri } from './redirect-uris.js';
+import { INVALID_TARGET_DESCRIPTION, resolveResource } from './resources.js';
 import { resolveScopes } from './scopes.js';
 
 /**
@@ -17,9 +18,11 @@ export interface AuthorizationRequest {
   codeChallenge: string;
   state: string | undefined;
   scopes: Scope[];
+  /** RFC 8707: the `aud` the tokens will carry, the MCP server's URL; null for the REST API. */
+  resource: string | null;
 }
 
-export type AuthorizationError = 'invalid_request' | 'unsupported_response_type' | 'invalid_scope' | 'access_denied';
+export type AuthorizationError = 'invalid_request' | 'unsupported_response_type' | 'invalid_scope' | 'invalid_target' | 'access_denied';
 
 export type ParsedAuthorization =
   | { kind: 'valid'; request: AuthorizationRequest }
@@ -28,7 +31,7 @@ export type ParsedAuthorization =
   /** The redirect URI is verified: the client hears of the problem there. */
   | { kind: 'redirect-error'; redirectUri: string; error: AuthorizationError; description: string; state: string | undefined };
 
-export const PARAM_NAMES = ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'state', 'scope'] as const;
+export const PARAM_NAMES = ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'state', 'scope', 'resource'] as const;
 
 // RFC 7636 §4.2: BASE64URL(SHA-256(verifier)) is 43 characters; the ABNF allows up to 128.
 const CODE_CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -39,6 +42,7 @@ const VSCHAR = /^[\x20-\x7e]*$/;
 export async function parseAuthorizationRequest(
   params: AuthorizationParams,
   findClient: (clientId: string) => Promise<OAuthClient | undefined>,
+  baseUrl: string,
 ): Promise<ParsedAuthorization> {
   const clientId = params.client_id;
   if (!clientId) return { kind: 'error-page', message: 'The app did not say who it is (client_id is missing).' };
@@ -75,7 +79,12 @@ export async function parseAuthorizationRequest(
     return fail('invalid_scope', `Scopes not available to this client: ${names}.`);
   }
   if (scopes.scopes.length === 0) return fail('invalid_scope', 'No scope to grant.');
-  return { kind: 'valid', request: { client, redirectUri, codeChallenge: params.code_challenge, state, scopes: scopes.scopes } };
+  const resource = resolveResource(params.resource, baseUrl);
+  if (!resource.ok) return fail('invalid_target', INVALID_TARGET_DESCRIPTION);
+  return {
+    kind: 'valid',
+    request: { client, redirectUri, codeChallenge: params.code_challenge, state, scopes: scopes.scopes, resource: resource.audience },
+  };
 }
 
 /** The client's redirect URI with the response parameters added (its own query kept). */

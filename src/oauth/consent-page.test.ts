@@ -11,7 +11,7 @@ describe('the consent page', () => {
 
   it('puts the request in hidden fields, escaped, and leaves out an absent state', () => {
     const html = renderConsentPage({
-      request: { client: { ...TASKCTL, name: 'A "quoted" <app>' }, redirectUri: 'http://127.0.0.1:1/cb?a=1&b=2', codeChallenge: 'c'.repeat(43), state: undefined, scopes: ['tasks:read'] },
+      request: { client: { ...TASKCTL, name: 'A "quoted" <app>' }, redirectUri: 'http://127.0.0.1:1/cb?a=1&b=2', codeChallenge: 'c'.repeat(43), state: undefined, scopes: ['tasks:read'], resource: null },
       csrfToken: '1.token',
       error: '<b>no</b>',
     });
@@ -36,7 +36,7 @@ describe('the consent page', () => {
         return res;
       },
     } as unknown as Response;
-    sendPage(res, 200, renderConsentPage({ request: { client: TASKCTL, redirectUri: 'http://127.0.0.1:9/cb', codeChallenge: 'c'.repeat(43), state: 's', scopes: ['tasks:read'] }, csrfToken: 't' }), 'http://127.0.0.1:9/cb');
+    sendPage(res, 200, renderConsentPage({ request: { client: TASKCTL, redirectUri: 'http://127.0.0.1:9/cb', codeChallenge: 'c'.repeat(43), state: 's', scopes: ['tasks:read'], resource: null }, csrfToken: 't' }), 'http://127.0.0.1:9/cb');
     const style = /<style>([\s\S]*?)<\/style>/.exec(sent)![1]!;
     const hash = createHash('sha256').update(style).digest('base64');
     expect(headers['Content-Security-Policy']).toBe(

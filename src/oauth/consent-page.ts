@@ -34,6 +34,7 @@ export function renderConsentPage({ request, csrfToken, email, error }: ConsentP
     ['code_challenge_method', 'S256'],
     ['state', request.state],
     ['scope', request.scopes.join(' ')],
+    ['resource', request.resource ?? undefined],
     ['csrf_token', csrfToken],
   ];
   // Allow comes first: pressing Enter in the password field submits the first button.
@@ -84,7 +85,7 @@ export function sendPage(res: Response, status: number, html: string, redirectUr
 }
 
 /**
- * The same headers, set before validation on every answer of /oauth/authorize: its JSON 400s (a query
+ * The same headers, set before validation on every answer of /oauth/authorize and /oauth/device: their JSON 400s (a query
  * or form of the wrong shape) and 429s carry them too, as the document declares.
  */
 export const oauthPageHeaders: RequestHandler = (_req, res, next) => {

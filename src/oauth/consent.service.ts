@@ -76,7 +76,7 @@ export function createConsent(deps: {
 
   return {
     show: async (params, origin) => {
-      const parsed = await parseAuthorizationRequest(params, findClient);
+      const parsed = await parseAuthorizationRequest(params, findClient, origin.issuer);
       return refusal(parsed, origin.issuer) ?? consentPage((parsed as { request: AuthorizationRequest }).request, origin);
     },
 
@@ -85,7 +85,7 @@ export function createConsent(deps: {
       if (!csrf.verify(origin.cookieHeader, form.csrf_token, PARAM_NAMES.map((name) => params[name]))) {
         return errorPage('This form has expired or was not sent from this sign-in page. Start again from the app.');
       }
-      const parsed = await parseAuthorizationRequest(params, findClient);
+      const parsed = await parseAuthorizationRequest(params, findClient, origin.issuer);
       const refused = refusal(parsed, origin.issuer);
       if (refused) return refused;
       const { request } = parsed as { request: AuthorizationRequest };
@@ -113,7 +113,7 @@ export function createConsent(deps: {
 
 /** The hidden fields of the consent page, in PARAM_NAMES order: what its CSRF token is bound to. */
 function renderedParams(request: AuthorizationRequest): (string | undefined)[] {
-  return ['code', request.client.id, request.redirectUri, request.codeChallenge, 'S256', request.state, request.scopes.join(' ')];
+  return ['code', request.client.id, request.redirectUri, request.codeChallenge, 'S256', request.state, request.scopes.join(' '), request.resource ?? undefined];
 }
 
 function errorPage(message: string): ConsentOutcome {

@@ -1,5 +1,5 @@
 import type { components } from '../../generated/api.js';
-import { MCP_PATH } from '../http/bearer-challenge.js';
+import { apiResource, mcpResource } from '../http/resources.js';
 import { ALL_SCOPES } from '../http/caller.js';
 import { DEVICE_CODE_GRANT } from './device-grant.service.js';
 
@@ -48,7 +48,3 @@ export function mcpProtectedResourceMetadata(baseUrl: string): Schemas['Protecte
     resource_documentation: `${baseUrl}/docs`,
   };
 }
-
-/** The resource identifiers (RFC 8707) of the two resources this server protects. */
-export const apiResource = (baseUrl: string) => baseUrl;
-export const mcpResource = (baseUrl: string) => `${baseUrl}${MCP_PATH}`;

@@ -38,9 +38,10 @@ describe.each(engines)('the OAuth library adapter on %s', (engine) => {
       headers: FORM_HEADERS,
       method: 'POST',
       body: { grant_type: 'authorization_code', client_id: 'taskctl', redirect_uri: REDIRECT, code, code_verifier: verifier },
+      baseUrl: 'http://127.0.0.1:3000',
     });
   const issue = (server: OAuthLibraryAdapter) =>
-    server.issueCode({ client: TASKCTL, redirectUri: REDIRECT, codeChallenge: challenge, state: undefined, scopes: ['tasks:read'] }, accountId);
+    server.issueCode({ client: TASKCTL, redirectUri: REDIRECT, codeChallenge: challenge, state: undefined, scopes: ['tasks:read'], resource: null }, accountId);
 
   beforeEach(async () => {
     database = await createMigratedDb(engine);

@@ -10,6 +10,7 @@ import type { AuthorizationCodesRepository } from './authorization-codes.reposit
 import type { AuthorizationRequest } from './authorization-request.js';
 import type { OAuthClient } from './clients.service.js';
 import { matchesRegisteredRedirectUri } from './redirect-uris.js';
+import { INVALID_TARGET_DESCRIPTION, resolveResource } from './resources.js';
 import { resolveScopes, splitScope } from './scopes.js';
 import { GRANTS, precheckTokenRequest, type TokenRefusal } from './token-request.js';
 
@@ -44,6 +45,8 @@ export interface IncomingTokenRequest {
   headers: Record<string, string | string[] | undefined>;
   method: string;
   body: Record<string, string | undefined>;
+  /** The issuer's base URL, against which an RFC 8707 `resource` is resolved. */
+  baseUrl: string;
 }
 
 export interface OAuthLibraryAdapter {
@@ -68,6 +71,8 @@ interface GrantUser {
   id: string;
   familyId?: string;
   codeHash?: string;
+  /** RFC 8707: the MCP server's URL when the grant is for it; null or absent for the REST API. */
+  resource?: string | null;
 }
 type LibraryClient = OAuth2Server.Client & { scopes: readonly Scope[] };
 
@@ -111,6 +116,7 @@ export function createOAuthLibraryAdapter(deps: AdapterDeps): OAuthLibraryAdapte
         expires_at: code.expiresAt.getTime(),
         used_at: null,
         revoked_at: null,
+        resource: (user as GrantUser).resource ?? null,
       });
       return { ...code, client, user };
     },
@@ -124,7 +130,7 @@ export function createOAuthLibraryAdapter(deps: AdapterDeps): OAuthLibraryAdapte
         return undefined;
       }
       if (row.revoked_at !== null || !row.code_challenge) return undefined;
-      const user: GrantUser = { id: row.account_id, familyId: row.family_id, codeHash };
+      const user: GrantUser = { id: row.account_id, familyId: row.family_id, codeHash, resource: row.resource };
       return {
         authorizationCode: code,
         expiresAt: new Date(Number(row.expires_at)),
@@ -146,9 +152,9 @@ export function createOAuthLibraryAdapter(deps: AdapterDeps): OAuthLibraryAdapte
     },
 
     saveToken: async (token, client, user) => {
-      const { id: accountId, familyId, codeHash } = user as GrantUser;
+      const { id: accountId, familyId, codeHash, resource } = user as GrantUser;
       const scopes = (token.scope ?? []) as Scope[];
-      const pair = await tokenPairs.issue({ accountId, clientId: client.id, scopes }, { familyId });
+      const pair = await tokenPairs.issue({ accountId, clientId: client.id, scopes, ...(resource ? { audience: resource } : {}) }, { familyId });
       if (await codes.isRevoked(codeHash!)) {
         await tokenPairs.revokeFamily(familyId!);
         throw ours(InvalidGrantError, 'The authorization code was used more than once; every token it issued is revoked.');
@@ -203,6 +209,25 @@ export function createOAuthLibraryAdapter(deps: AdapterDeps): OAuthLibraryAdapte
     return granted.scopes;
   };
 
+  /**
+   * RFC 8707 §2.2: a `resource` on the token request must be the one the grant is for (a grant is bound to
+   * one resource); checked before the library runs, so a refused request uses up no code and rotates nothing.
+   */
+  const wrongTarget = async (body: Record<string, string | undefined>, baseUrl: string): Promise<TokenRefusal | undefined> => {
+    if (body.resource === undefined) return undefined;
+    const requested = resolveResource(body.resource, baseUrl);
+    const refusal: TokenRefusal = { ok: false, status: 400, body: { error: 'invalid_target', error_description: INVALID_TARGET_DESCRIPTION } };
+    if (!requested.ok) return refusal;
+    let granted: string | null | undefined;
+    if (body.grant_type === 'authorization_code' && body.code) granted = (await codes.find(sha256Hex(body.code)))?.resource;
+    if (body.grant_type === 'refresh_token' && body.refresh_token) {
+      const session = await tokenPairs.sessionOf(body.refresh_token);
+      granted = session && (session.audience ?? null);
+    }
+    // Unknown codes and tokens fail in the grant itself, with the answer they always had.
+    return granted !== undefined && granted !== requested.audience ? refusal : undefined;
+  };
+
   const server = new OAuth2Server({ model });
   const tokenOptions = {
     accessTokenLifetime: accessTokens.lifetimeSeconds,
@@ -212,8 +237,8 @@ export function createOAuthLibraryAdapter(deps: AdapterDeps): OAuthLibraryAdapte
   };
 
   return {
-    token: async ({ headers, method, body }) => {
-      const refused = precheckTokenRequest(body, headers.authorization !== undefined);
+    token: async ({ headers, method, body, baseUrl }) => {
+      const refused = precheckTokenRequest(body, headers.authorization !== undefined) ?? (await wrongTarget(body, baseUrl));
       if (refused) return refused;
       const request = new Request({ headers: headers as Record<string, string>, method, query: {}, body });
       try {
@@ -250,7 +275,7 @@ export function createOAuthLibraryAdapter(deps: AdapterDeps): OAuthLibraryAdapte
       });
       try {
         const code = await server.authorize(request, new Response(), {
-          authenticateHandler: { handle: () => ({ id: accountId }) satisfies GrantUser },
+          authenticateHandler: { handle: () => ({ id: accountId, resource: authorization.resource }) satisfies GrantUser },
           allowEmptyState: true,
           authorizationCodeLifetime: CODE_LIFETIME_SECONDS,
         });

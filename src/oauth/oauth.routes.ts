@@ -60,7 +60,7 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
   });
 
   router.post('/oauth/token', async (req, res) => {
-    const outcome = await library.token({ headers: req.headers, method: req.method, body: req.body as TokenForm });
+    const outcome = await library.token({ headers: req.headers, method: req.method, body: req.body as TokenForm, baseUrl: baseUrl(req) });
     if (!outcome.ok) {
       // RFC 6749 §5.2: a client that tried the Authorization header is challenged in its own scheme.
       const scheme = AUTH_SCHEME.exec(req.headers.authorization ?? '')?.[1];

@@ -1,10 +1,26 @@
-import { createClient } from 'redis';
+import { createClient, createCluster } from 'redis';
 import type { Logger } from './logger.js';
 
+/**
+ * The commands this service sends, as one Redis and a Redis Cluster both take them: a cluster
+ * routes each call by its first key, so every key of one call must share a hash tag.
+ */
+export interface RedisCommands {
+  evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  mGet(keys: string[]): Promise<(string | null)[]>;
+  scriptLoad(script: string): Promise<string>;
+  ping(): Promise<string>;
+}
+
+/** One Redis (tests and benches use it directly too). */
 export type RedisClient = ReturnType<typeof createClient>;
+type NodeRedis = RedisClient | ReturnType<typeof createCluster>;
 
 export interface RedisConnectionOptions {
   url: string;
+  /** `url` names one node of a Redis Cluster (REDIS_CLUSTER): the client finds the others from it. */
+  cluster?: boolean;
   logger: Logger;
   /** Longest wait for one command; a slower Redis counts as down (default 500 ms). */
   commandTimeoutMs?: number;
@@ -12,8 +28,11 @@ export interface RedisConnectionOptions {
   startupWaitMs?: number;
   /** After a failed command, how long to leave Redis alone before one request probes it again (default 1 s). */
   probeAfterMs?: number;
-  /** Called on every (re)connection before Redis is reported up: load scripts here. */
-  onConnect?: (client: RedisClient) => Promise<unknown>;
+  /**
+   * Called on every (re)connection of one Redis before it is reported up: load scripts here. Not
+   * called for a cluster, whose nodes come and go on their own: callers fall back to EVAL on NOSCRIPT.
+   */
+  onConnect?: (client: RedisCommands) => Promise<unknown>;
 }
 
 interface Deadline {
@@ -38,7 +57,8 @@ export class RedisTimeoutError extends Error {
  * once when it ends.
  */
 export class RedisConnection {
-  readonly client: RedisClient;
+  readonly client: RedisCommands;
+  private readonly redis: NodeRedis;
   private prepared = false;
   private failedAt: number | undefined;
   private probing = false;
@@ -57,22 +77,35 @@ export class RedisConnection {
   private constructor(private readonly options: RedisConnectionOptions) {
     this.commandTimeoutMs = options.commandTimeoutMs ?? 500;
     this.probeAfterMs = options.probeAfterMs ?? 1000;
-    this.client = createClient({
-      url: options.url,
+    const clientOptions = {
       disableOfflineQueue: true,
       // 0: no per-command AbortSignal (costly on every call); `run` bounds each call instead.
       commandOptions: { timeout: 0 },
-      socket: { connectTimeout: 1000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2000) },
-    });
+      socket: { connectTimeout: 1000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000) },
+    };
+    if (options.cluster) {
+      this.redis = createCluster({ rootNodes: [{ url: options.url }], defaults: clientOptions, commandOptions: { timeout: 0 } });
+      // A node that fails is a failed command for whoever used it; the cluster as a whole is up or
+      // down for the fallback (decisions §6), so one node's errors count like a lost connection.
+      this.redis.on('node-error', (err: unknown) => this.noteFailure(err));
+    } else {
+      this.redis = createClient({ url: options.url, ...clientOptions });
+      this.redis.on('ready', () => void this.prepare());
+    }
+    this.client = this.redis as unknown as RedisCommands;
     this.watchdog = setInterval(() => this.failOverdue(), WATCHDOG_INTERVAL_MS).unref();
-    this.client.on('error', (err: unknown) => this.noteFailure(err));
-    this.client.on('ready', () => void this.prepare());
+    this.redis.on('error', (err: unknown) => this.noteFailure(err));
   }
 
   /** Connects, waiting a little for Redis at start-up but starting without it rather than not at all. */
   static async open(options: RedisConnectionOptions): Promise<RedisConnection> {
     const connection = new RedisConnection(options);
-    connection.client.connect().catch(() => undefined);
+    const connected = connection.redis.connect();
+    if (options.cluster) {
+      // The cluster client has no 'ready' per reconnection: it is prepared once it has the slot map,
+      // or keeps trying to get it in the background.
+      connected.then(() => connection.prepare(), () => connection.connectClusterLater());
+    } else connected.catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     const gaveUp = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, options.startupWaitMs ?? 2000);
@@ -85,7 +118,7 @@ export class RedisConnection {
 
   /** Up: connected, prepared, and the last command did not fail. */
   isUp(): boolean {
-    return this.prepared && this.client.isReady && this.failedAt === undefined;
+    return this.prepared && this.redis.isReady && this.failedAt === undefined;
   }
 
   /**
@@ -93,7 +126,7 @@ export class RedisConnection {
    * while Redis is down (then one caller at a time probes it, after `probeAfterMs`). Rejects when
    * the call fails or times out; the failure is recorded.
    */
-  run<T>(call: (client: RedisClient) => Promise<T>): Promise<T | undefined> {
+  run<T>(call: (client: RedisCommands) => Promise<T>): Promise<T | undefined> {
     const attempt = this.mayTry();
     if (attempt === 'no') return Promise.resolve(undefined);
     const settled = () => {
@@ -116,12 +149,27 @@ export class RedisConnection {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.watchdog);
+    clearTimeout(this.clusterRetry);
     // destroy, not quit: quit would wait for a Redis that may be gone.
-    if (this.client.isOpen) this.client.destroy();
+    if (this.redis.isOpen) this.redis.destroy();
+  }
+
+  private clusterRetry: NodeJS.Timeout | undefined;
+
+  /** A cluster that could not be reached at start-up: asked for its slot map again every 2 s. */
+  private connectClusterLater(): void {
+    if (this.closed) return;
+    this.clusterRetry = setTimeout(() => {
+      this.redis.connect().then(
+        () => this.prepare(),
+        () => this.connectClusterLater(),
+      );
+    }, 2000);
+    this.clusterRetry.unref();
   }
 
   private mayTry(): 'yes' | 'probe' | 'no' {
-    if (!this.prepared || !this.client.isReady) return 'no';
+    if (!this.prepared || !this.redis.isReady) return 'no';
     if (this.failedAt === undefined) return 'yes';
     if (this.probing || Date.now() - this.failedAt < this.probeAfterMs) return 'no';
     this.probing = true;
@@ -132,7 +180,7 @@ export class RedisConnection {
   private async prepare(): Promise<void> {
     this.prepared = false;
     try {
-      const onConnect = this.options.onConnect;
+      const onConnect = this.options.cluster ? undefined : this.options.onConnect;
       if (onConnect) await this.withinTimeout(onConnect);
       this.noteSuccess();
     } catch (err) {
@@ -147,7 +195,7 @@ export class RedisConnection {
    * Bounds the wait for the answer (the client's own timeout stops at the socket write and costs
    * an AbortSignal per command): one watchdog timer for all calls is cheap on the hot path.
    */
-  private withinTimeout<T>(call: (client: RedisClient) => Promise<T>): Promise<T> {
+  private withinTimeout<T>(call: (client: RedisCommands) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const deadline: Deadline = { at: Date.now() + this.commandTimeoutMs, fail: reject };
       this.deadlines.add(deadline);

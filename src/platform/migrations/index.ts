@@ -4,6 +4,7 @@ import * as connectors from './004-connectors.js';
 import * as oauth from './005-oauth.js';
 import * as apiTokenOrigin from './006-api-token-origin.js';
 import * as oauthDeviceCodes from './007-oauth-device-codes.js';
+import * as oauthResource from './008-oauth-resource.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -13,6 +14,7 @@ const all: Record<string, Migration> = {
   '005-oauth': oauth,
   '006-api-token-origin': apiTokenOrigin,
   '007-oauth-device-codes': oauthDeviceCodes,
+  '008-oauth-resource': oauthResource,
 };
 
 /** Migrations compiled in, so they run the same from src/ under tsx and from dist/. */

@@ -1,0 +1,199 @@
+import { Option, type Command } from 'commander';
+import type { components } from '@task-service/sdk';
+import type { Context } from '../context.js';
+import { usageError } from '../errors.js';
+import { when, type Column } from '../output.js';
+
+type Task = components['schemas']['Task'];
+type TaskUpdate = components['schemas']['TaskUpdate'];
+type WithContext = (action: (context: Context, ...args: never[]) => Promise<void>) => (...args: unknown[]) => Promise<void>;
+
+const COLUMNS: Column<Task>[] = [
+  { title: 'ID', value: (task) => task.id, max: 36 },
+  { title: 'STATUS', value: (task) => task.status },
+  { title: 'PRI', value: (task) => task.priority },
+  { title: 'DUE', value: (task) => when(task.dueAt) },
+  { title: 'TITLE', value: (task) => task.title, max: 50 },
+  { title: 'LABELS', value: (task) => task.labels.join(','), max: 30 },
+];
+
+export function taskCommands(program: Command, run: WithContext): void {
+  const tasks = program.command('tasks').description('List, add, show, edit, complete and remove tasks');
+
+  tasks
+    .command('list')
+    .description('List tasks, one page (--limit) or every page (--all)')
+    .addOption(new Option('--status <status>', 'which tasks').choices(['open', 'completed', 'all']).default('all'))
+    .option('--limit <n>', 'tasks per page (1-200)', '50')
+    .option('--cursor <cursor>', 'the page after this cursor (from the previous page)')
+    .option('--updated-since <time>', 'only tasks changed since this time (RFC 3339 or YYYY-MM-DD)')
+    .option('--all', 'walk every page')
+    .addHelpText('after', '\nExamples:\n  taskctl tasks list\n  taskctl tasks list --status open --all\n  taskctl tasks list --json | jq -r ".items[].title"')
+    .action(
+      run(async (context, options: { status: 'open' | 'completed' | 'all'; limit: string; cursor?: string; updatedSince?: string; all?: boolean }) => {
+        const limit = wholeNumber(options.limit, '--limit', 1, 200);
+        const query = { status: options.status, limit, updatedSince: options.updatedSince && dateTime(options.updatedSince, '--updated-since') };
+        const client = context.client();
+        if (options.all) {
+          if (options.cursor) throw usageError('--all starts from the first page: leave out --cursor.');
+          const items: Task[] = [];
+          for await (const task of client.listAllTasks(query)) items.push(task);
+          context.output.result({ items, nextCursor: null }, () => context.output.table(items, COLUMNS, 'No tasks.'));
+          return;
+        }
+        const page = await context.unwrap(await client.listTasks({ ...query, cursor: options.cursor }));
+        context.output.result(page, () => {
+          context.output.table(page.items, COLUMNS, 'No tasks.');
+          if (page.nextCursor) context.output.note(`More tasks: add --cursor ${page.nextCursor}, or --all for every page.`);
+        });
+      }),
+    );
+
+  tasks
+    .command('add')
+    .description('Add a task')
+    .argument('<title...>', 'the title (several words are joined)')
+    .option('--notes <text>', 'notes')
+    .option('--priority <1-4>', '1 is the most urgent (default 3)')
+    .option('--due <time>', 'due time (RFC 3339, or YYYY-MM-DD for midnight UTC)')
+    .option('--label <label>', 'a label (repeat for several)', collect, [])
+    .option('--idempotency-key <key>', 'retrying with the same key within 24 h creates nothing new')
+    .addHelpText('after', '\nExamples:\n  taskctl tasks add Buy milk\n  taskctl tasks add "Write report" --priority 1 --due 2025-07-01 --label work')
+    .action(
+      run(async (context, words: string[], options: { notes?: string; priority?: string; due?: string; label: string[]; idempotencyKey?: string }) => {
+        const body = {
+          title: words.join(' '),
+          ...(options.notes !== undefined ? { notes: options.notes } : {}),
+          ...(options.priority !== undefined ? { priority: wholeNumber(options.priority, '--priority', 1, 4) } : {}),
+          ...(options.due !== undefined ? { dueAt: dateTime(options.due, '--due') } : {}),
+          ...(options.label.length > 0 ? { labels: options.label } : {}),
+        };
+        const task = await context.unwrap(await context.client().createTask(body, { idempotencyKey: options.idempotencyKey }));
+        context.output.result(task, () => context.output.line(`Added task ${task.id}: ${task.title}`));
+      }),
+    );
+
+  tasks
+    .command('show')
+    .description('Show one task')
+    .argument('<taskId>', "the task's id")
+    .addHelpText('after', '\nExample:\n  taskctl tasks show 3f0c6a52-8a8e-4c43-9a4b-2a9f4f1f6d1e')
+    .action(
+      run(async (context, taskId: string) => {
+        const task = await context.unwrap(await context.client().getTask(taskId));
+        context.output.result(task, () => showTask(context, task));
+      }),
+    );
+
+  tasks
+    .command('edit')
+    .description('Change a task (only the fields given)')
+    .argument('<taskId>', "the task's id")
+    .option('--title <title>', 'new title')
+    .option('--notes <text>', 'new notes')
+    .option('--clear-notes', 'remove the notes')
+    .option('--priority <1-4>', 'new priority')
+    .option('--due <time>', 'new due time (RFC 3339 or YYYY-MM-DD)')
+    .option('--clear-due', 'remove the due time')
+    .option('--label <label>', 'replace the labels (repeat for several)', collect, [])
+    .option('--clear-labels', 'remove every label')
+    .addOption(new Option('--status <status>', 'open or completed').choices(['open', 'completed']))
+    .addHelpText('after', '\nExamples:\n  taskctl tasks edit <taskId> --priority 2 --due 2025-07-01\n  taskctl tasks edit <taskId> --status open')
+    .action(
+      run(async (context, taskId: string, options: EditOptions) => {
+        const update = changes(options);
+        const task = await context.unwrap(await context.client().updateTask(taskId, update));
+        context.output.result(task, () => context.output.line(`Updated task ${task.id}: ${task.title}`));
+      }),
+    );
+
+  tasks
+    .command('done')
+    .description('Mark a task completed')
+    .argument('<taskId>', "the task's id")
+    .addHelpText('after', '\nExample:\n  taskctl tasks done <taskId>')
+    .action(
+      run(async (context, taskId: string) => {
+        const task = await context.unwrap(await context.client().updateTask(taskId, { status: 'completed' }));
+        context.output.result(task, () => context.output.line(`Completed task ${task.id}: ${task.title}`));
+      }),
+    );
+
+  tasks
+    .command('rm')
+    .description('Delete a task for good')
+    .argument('<taskId>', "the task's id")
+    .addHelpText('after', '\nExample:\n  taskctl tasks rm <taskId>')
+    .action(
+      run(async (context, taskId: string) => {
+        await context.unwrap(await context.client().deleteTask(taskId));
+        context.output.result({ id: taskId, deleted: true }, () => context.output.line(`Deleted task ${taskId}.`));
+      }),
+    );
+}
+
+interface EditOptions {
+  title?: string;
+  notes?: string;
+  clearNotes?: boolean;
+  priority?: string;
+  due?: string;
+  clearDue?: boolean;
+  label: string[];
+  clearLabels?: boolean;
+  status?: 'open' | 'completed';
+}
+
+function changes(options: EditOptions): TaskUpdate {
+  if (options.notes !== undefined && options.clearNotes) throw usageError('Give --notes or --clear-notes, not both.');
+  if (options.due !== undefined && options.clearDue) throw usageError('Give --due or --clear-due, not both.');
+  if (options.label.length > 0 && options.clearLabels) throw usageError('Give --label or --clear-labels, not both.');
+  const update: TaskUpdate = {
+    ...(options.title !== undefined ? { title: options.title } : {}),
+    ...(options.notes !== undefined ? { notes: options.notes } : {}),
+    ...(options.clearNotes ? { notes: null } : {}),
+    ...(options.priority !== undefined ? { priority: wholeNumber(options.priority, '--priority', 1, 4) } : {}),
+    ...(options.due !== undefined ? { dueAt: dateTime(options.due, '--due') } : {}),
+    ...(options.clearDue ? { dueAt: null } : {}),
+    ...(options.label.length > 0 ? { labels: options.label } : {}),
+    ...(options.clearLabels ? { labels: [] } : {}),
+    ...(options.status !== undefined ? { status: options.status } : {}),
+  };
+  if (Object.keys(update).length === 0) throw usageError('Nothing to change: give at least one of --title, --notes, --priority, --due, --label, --status (see taskctl tasks edit --help).');
+  return update;
+}
+
+function showTask(context: Context, task: Task): void {
+  const rows: [string, string][] = [
+    ['ID', task.id],
+    ['Title', task.title],
+    ['Status', task.status + (task.completedAt ? ` (completed ${when(task.completedAt)})` : '')],
+    ['Priority', String(task.priority)],
+    ['Due', when(task.dueAt) || '-'],
+    ['Labels', task.labels.join(', ') || '-'],
+    ['Source', task.source ? `${task.source.connectorType} ${task.source.externalId}${task.source.url ? ` ${task.source.url}` : ''}` : 'made here'],
+    ['Created', when(task.createdAt)],
+    ['Updated', when(task.updatedAt)],
+  ];
+  for (const [name, value] of rows) context.output.line(`${name.padEnd(9)} ${value}`);
+  if (task.notes) context.output.line(`\n${task.notes}`);
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+export function wholeNumber(text: string, option: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) throw usageError(`${option} must be a whole number from ${min} to ${max}, not "${text}".`);
+  return value;
+}
+
+/** RFC 3339 as given, or a date alone as midnight UTC. */
+function dateTime(text: string, option: string): string {
+  const value = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text;
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(value) || Number.isNaN(Date.parse(value))) {
+    throw usageError(`${option} takes a date (2025-07-01) or an RFC 3339 time (2025-07-01T09:00:00Z), not "${text}".`);
+  }
+  return value;
+}
