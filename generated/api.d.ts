@@ -100,7 +100,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in account */
+        /**
+         * The signed-in account
+         * @description The account the credentials belong to (an access token's `sub`, an API token's owner). Any scope will do.
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -217,7 +220,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a task */
+        /**
+         * Get a task
+         * @description One task of the account; a task of another account is 404, as if it did not exist. Scope `tasks:read`.
+         */
         get: operations["getTask"];
         put?: never;
         post?: never;
@@ -830,7 +836,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document as JSON */
+        /**
+         * This document as JSON
+         * @description The OpenAPI 3.1 document this server validates requests against, for code generators and conformance tools (Schemathesis, Portman, Prism). Public; spends the anonymous budget.
+         */
         get: operations["getOpenApiJson"];
         put?: never;
         post?: never;
@@ -847,7 +856,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document as YAML */
+        /**
+         * This document as YAML
+         * @description The same document in YAML, as it is kept in the project (`openapi/openapi.yaml`). Public; spends the anonymous budget.
+         */
         get: operations["getOpenApiYaml"];
         put?: never;
         post?: never;
@@ -864,7 +876,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document rendered by Redoc (self-hosted, works offline) */
+        /**
+         * This document rendered by Redoc (self-hosted, works offline)
+         * @description The reference page, rendered in the browser by Redoc from `/openapi.json`. Everything it loads (script, logo, icon) comes from this server, so it works offline and reports to nobody. Public; spends the anonymous budget.
+         */
         get: operations["getDocs"];
         put?: never;
         post?: never;
@@ -881,8 +896,51 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The Redoc bundle the reference page loads, served from this server */
+        /**
+         * The Redoc bundle the reference page loads, served from this server
+         * @description The Redoc standalone bundle of the installed `redoc` package, served by this server so the reference page needs no CDN. Cached for a day. Public; spends the anonymous budget.
+         */
         get: operations["getDocsScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/logo.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The logo the reference page shows
+         * @description Served by this server (the document's `x-logo`), like everything the reference page loads. Public; spends the anonymous budget.
+         */
+        get: operations["getDocsLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/favicon.ico": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The icon browsers show for this server
+         * @description A 16 and 32 pixel icon, served by this server. Public; spends the anonymous budget.
+         */
+        get: operations["getFavicon"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3514,6 +3572,66 @@ export interface operations {
                 };
                 content: {
                     "text/javascript": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getDocsLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getFavicon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The icon. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/x-icon": string;
                 };
             };
             429: components["responses"]["TooManyRequests"];
