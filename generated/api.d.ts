@@ -2040,7 +2040,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is over 1 MiB (`PAYLOAD_TOO_LARGE`). */
+        /** @description The body is over the operation's limit (`PAYLOAD_TOO_LARGE`), 16 KiB under `/auth/` and `/oauth/`, 1 MiB elsewhere. A `Content-Length` over it is refused before the body is read. */
         PayloadTooLarge: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

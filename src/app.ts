@@ -1,5 +1,5 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
-import { parseBodies, releaseDeferredError } from './http/body-parsing.js';
+import { isRefreshRequest, parseBodies, releaseDeferredError } from './http/body-parsing.js';
 import { createDocsRouter, loadOpenApiDocument } from './http/docs.routes.js';
 import { errorHandler } from './http/error-handler.js';
 import { headAsGet } from './http/head-requests.js';
@@ -47,10 +47,13 @@ export function createApp(parts: AppParts): Express {
   app.use(createHealthRouter(parts.readiness));
   if (parts.mcpGuard) app.use('/mcp', parts.mcpGuard);
   app.use(['/oauth/authorize', '/oauth/device'], oauthPageHeaders);
+  // Counted before the body is read: the caller is known from the headers. Only the refresh budget
+  // keys on the body (its token), so that small body is read first.
+  app.use(parts.identifyCaller);
+  app.use(parseBodies({ when: isRefreshRequest }));
+  app.use(parts.rateLimit);
   app.use(parseBodies());
   app.use(refuseNulCharacters);
-  app.use(parts.identifyCaller);
-  app.use(parts.rateLimit);
   app.use(releaseDeferredError);
   if (parts.mcp) app.use('/mcp', ...parts.mcp);
   app.use(createDocsRouter(openApi));
