@@ -17,6 +17,8 @@ export interface OAuthClient {
   redirectUris: readonly string[];
   /** What the client may ask for, and gets when it names no scope. */
   scopes: readonly Scope[];
+  /** True for the clients we ship (taskctl): their name is ours, not one an app chose for itself. */
+  verified?: boolean;
 }
 
 /** RFC 7591 §3.2.2 refusals. */
@@ -36,6 +38,7 @@ export const TASKCTL: OAuthClient = Object.freeze({
   name: 'taskctl (command line)',
   redirectUris: Object.freeze(['http://127.0.0.1/callback', 'http://[::1]/callback']),
   scopes: ALL_SCOPES,
+  verified: true,
 });
 const BUILT_IN = new Map([[TASKCTL.id, TASKCTL]]);
 
