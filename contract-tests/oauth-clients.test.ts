@@ -86,6 +86,7 @@ describe('dynamic client registration (RFC 7591)', () => {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       scope: 'tasks:read',
+      application_type: 'web',
     });
     expect(body).not.toHaveProperty('client_secret');
   });

@@ -507,7 +507,14 @@ export interface paths {
          *     Redirect URIs (RFC 8252): `https` with a host; `http` on a loopback host (`127.0.0.1`, `[::1]`,
          *     `localhost`), where the port in authorisation requests may differ from the registered one; or a
          *     private-use scheme in reverse-domain form (`com.example.app:/callback`). None may carry a
-         *     fragment or user information. Anything else is 400 `invalid_redirect_uri`.
+         *     fragment or user information. Anything else is 400 `invalid_redirect_uri`. `application_type`
+         *     (OpenID Connect Dynamic Client Registration) narrows them: `native` takes loopback http and
+         *     private-use schemes only, `web` https only (another value is `invalid_client_metadata`); when
+         *     absent, the registration answers with the type its redirect URIs make (`web` when all are https,
+         *     else `native`).
+         *
+         *     Clients that can host a metadata document need not register: a `client_id` that is an https URL
+         *     is a Client ID Metadata Document (`client_id_metadata_document_supported`), see `/oauth/authorize`.
          *
          *     `scope`, when registered, bounds what the client may ask for and is what it gets when an
          *     authorisation request names no scope; without it, all four scopes. A body that is not an object
@@ -981,7 +988,7 @@ export interface components {
             requestId?: string;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "REFRESH_TOKEN_REUSED" | "INSUFFICIENT_SCOPE" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "EMAIL_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "CONNECTOR_AUTH_FAILED" | "RATE_LIMIT_EXCEEDED" | "ACCOUNT_LOCKED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "CONNECTOR_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "REFRESH_TOKEN_REUSED" | "INSUFFICIENT_SCOPE" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "EMAIL_IN_USE" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "CONNECTOR_AUTH_FAILED" | "RATE_LIMIT_EXCEEDED" | "ACCOUNT_LOCKED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "CONNECTOR_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         /**
          * @description `tokens:manage` is account management (list, create and revoke API tokens; list and withdraw
          *     authorised apps). Web sessions hold it; an API token or an app holds it only when it was asked for
@@ -1240,6 +1247,8 @@ export interface components {
             code_challenge_methods_supported?: string[];
             /** @description RFC 9207: redirects carry `iss`. */
             authorization_response_iss_parameter_supported?: boolean;
+            /** @description A `client_id` may be an https URL serving the client's metadata (OAuth Client ID Metadata Documents). */
+            client_id_metadata_document_supported?: boolean;
             service_documentation?: string;
         };
         ProtectedResourceMetadata: {
@@ -1264,6 +1273,8 @@ export interface components {
             response_types?: string[];
             /** @description Space-separated subset of the four scopes. */
             scope?: string;
+            /** @description `native` (redirect URIs on loopback http or a private-use scheme) or `web` (https redirect URIs). When absent, what the redirect URIs say. */
+            application_type?: string;
         };
         OAuthClientRegistration: {
             client_id: string;
@@ -1275,6 +1286,8 @@ export interface components {
             grant_types?: string[];
             response_types?: string[];
             scope?: string;
+            /** @enum {string} */
+            application_type?: "native" | "web";
         };
         /** @description RFC 6749 §4.1.3 and §6; the server checks the values so refusals are RFC 6749 §5.2 errors. */
         OAuthTokenRequest: {

@@ -37,7 +37,7 @@ export async function createComponents(deps: CoreDeps): Promise<Components> {
   return {
     identifyCaller: auth.identifyCaller,
     rateLimit: limits.rateLimit,
-    routers: [auth.router, createUsageRouter({ tasks, connectors, limits }), tasks.router, connectors.router, createOAuthComponent(deps, auth).router],
+    routers: [auth.router, createUsageRouter({ tasks, connectors, limits }), tasks.router, connectors.router, createOAuthComponent(deps, auth, connectors.fetchPublicDocument).router],
     mcp: mcp.handlers,
     mcpGuard: mcp.guard,
     redisUp: limits.redisUp,
