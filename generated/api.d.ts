@@ -1278,8 +1278,11 @@ export interface components {
             title: string;
             notes: string | null;
             status: components["schemas"]["TaskStatus"];
-            /** @description 1 is the most urgent. */
-            priority: number;
+            /**
+             * @description 1 is the most urgent.
+             * @enum {integer}
+             */
+            priority: 1 | 2 | 3 | 4;
             /** Format: date-time */
             dueAt: string | null;
             labels: string[];
@@ -1326,8 +1329,11 @@ export interface components {
             title: string;
             notes?: string | null;
             status?: components["schemas"]["TaskStatus"];
-            /** @description 1 is the most urgent; 3 when left out. */
-            priority?: number;
+            /**
+             * @description 1 is the most urgent; 3 when left out.
+             * @enum {integer}
+             */
+            priority?: 1 | 2 | 3 | 4;
             /** Format: date-time */
             dueAt?: string | null;
             labels?: string[];
@@ -1341,7 +1347,8 @@ export interface components {
             title?: string;
             notes?: string | null;
             status?: components["schemas"]["TaskStatus"];
-            priority?: number;
+            /** @enum {integer} */
+            priority?: 1 | 2 | 3 | 4;
             /** Format: date-time */
             dueAt?: string | null;
             labels?: string[];
