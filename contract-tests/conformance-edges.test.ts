@@ -154,3 +154,23 @@ describe('every response header the document marks required is sent', () => {
     await expectRequiredHeaders(page, '/oauth/authorize', 'get');
   });
 });
+
+describe('the reference page loads nothing from elsewhere', () => {
+  it('serves its favicon and logo itself, and its Redoc bundle asks no CDN for a logo', async () => {
+    const icon = await fetch(`${server.baseUrl}/favicon.ico`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/x-icon');
+    expect(Buffer.from(await icon.arrayBuffer()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
+
+    const document = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as { info: { 'x-logo': { url: string }; contact: unknown } };
+    expect(document.info.contact).toBeDefined();
+    const logo = await fetch(`${server.baseUrl}${document.info['x-logo'].url}`);
+    expect(logo.status).toBe(200);
+    expect(logo.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+
+    const page = await (await fetch(`${server.baseUrl}/docs`)).text();
+    expect(page).toContain('href="/favicon.ico"');
+    const bundle = await (await fetch(`${server.baseUrl}/docs/redoc.standalone.js`)).text();
+    expect(bundle).not.toContain('cdn.redoc.ly');
+  });
+});

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeIcalFeeds, type FakeIcalFeeds } from './fakes/ical.fake.js';
@@ -9,7 +10,7 @@ let server: TestServer;
 let feeds: FakeIcalFeeds;
 beforeAll(async () => {
   [server, feeds] = await Promise.all([
-    startServer({ env: { CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_CLIENT_BURST_PER_MINUTE: '60' } }),
+    startServer({ env: { CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_CLIENT_BURST_PER_MINUTE: '60', CORS_ALLOWED_ORIGINS: 'https://app.example.com' } }),
     startFakeIcalFeeds(),
   ]);
 });
@@ -50,7 +51,7 @@ describe('POST /mcp: the tools over the signed-in account', () => {
     expect(create.inputSchema).toMatchObject({
       type: 'object',
       required: ['title'],
-      properties: { title: { type: 'string', minLength: 1, maxLength: 500 }, priority: { type: 'integer', minimum: 1, maximum: 4 } },
+      properties: { title: { type: 'string', minLength: 1, maxLength: 500 }, priority: { type: 'integer', enum: [1, 2, 3, 4] } },
     });
     expect(create.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
     expect(tools.find((tool) => tool.name === 'list_tasks')!.annotations).toMatchObject({ readOnlyHint: true });
@@ -179,6 +180,42 @@ describe('audience-bound tokens (RFC 8707)', () => {
     const aud = (token: unknown) => (JSON.parse(Buffer.from(String(token).split('.')[1]!, 'base64url').toString()) as { aud: string }).aud;
     expect(aud(refreshed.body.access_token)).toBe(`${server.baseUrl}/mcp`);
     expect(aud(again.body.access_token)).toBe(`${server.baseUrl}/mcp`);
+  });
+});
+
+/** A POST with the Host header of our choosing (fetch will not send one). */
+function postWithHost(host: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: '127.0.0.1', port: server.port, path: '/mcp', method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+      },
+    );
+    request.on('error', reject);
+    request.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+  });
+}
+
+describe('DNS-rebinding protection', () => {
+  it('a foreign Host is refused with 403 before anything else (no budget spent, no credentials looked at)', async () => {
+    const { accessToken } = await appTokens(server);
+    const refused = await postWithHost('evil.example', { authorization: `Bearer ${accessToken}` });
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.body)).toMatchObject({ statusCode: 403, code: 'HOST_NOT_ALLOWED' });
+    expect(refused.headers['x-ratelimit-limit']).toBeUndefined();
+    expect((await postWithHost(`localhost:${server.port}`)).status).toBe(401);
+  });
+
+  it('an Origin outside CORS_ALLOWED_ORIGINS is refused with 403; a listed one is served', async () => {
+    const { accessToken } = await appTokens(server);
+    const authorization = `Bearer ${accessToken}`;
+    const refused = await postMcp(server, { jsonrpc: '2.0', id: 1, method: 'ping' }, { authorization, origin: 'https://evil.example' });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: 'ORIGIN_NOT_ALLOWED' });
+    expect((await postMcp(server, { jsonrpc: '2.0', id: 1, method: 'ping' }, { authorization, origin: 'https://app.example.com' })).status).toBe(200);
   });
 });
 

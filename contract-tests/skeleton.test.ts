@@ -67,7 +67,7 @@ describe('the skeleton', () => {
   });
 
   it('answers a body over 1 MiB with 413 and the wrong content type with 415', async () => {
-    const big = await post('/auth/login', JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(1_100_000) }));
+    const big = await post('/tasks', JSON.stringify({ title: 'x'.repeat(1_100_000) }));
     expect(big.status).toBe(413);
     expect(await big.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
     const wrongType = await post('/auth/login', 'email=a', 'text/plain');
@@ -111,7 +111,12 @@ describe('the skeleton', () => {
   });
 
   it('answers a body nested half a million deep with 400, not a 500', async () => {
-    const response = await post('/auth/login', `${'['.repeat(500_000)}${']'.repeat(500_000)}`);
+    const { accessToken } = (await (await post('/auth/register', JSON.stringify({ email: `deep-${Date.now()}@example.com`, password: 'correct horse battery staple' }))).json()) as { accessToken: string };
+    const response = await fetch(`${server.baseUrl}/tasks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+      body: `${'['.repeat(500_000)}${']'.repeat(500_000)}`,
+    });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
   });

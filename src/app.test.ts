@@ -13,7 +13,7 @@ afterEach(() => {
 });
 
 const signedIn: RequestHandler = (req, _res, next) => {
-  req.caller = { accountId: '00000000-0000-4000-8000-000000000001', clientId: 'web', kind: 'web', scopes: ['tasks:read'] };
+  req.caller = { accountId: '00000000-0000-4000-8000-000000000001', clientId: 'web', kind: 'web', scopes: ['tasks:read', 'tokens:manage'] };
   next();
 };
 

@@ -1,5 +1,5 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
-import { parseBodies, releaseDeferredError } from './http/body-parsing.js';
+import { isRefreshRequest, parseBodies, releaseDeferredError } from './http/body-parsing.js';
 import { createDocsRouter, loadOpenApiDocument } from './http/docs.routes.js';
 import { errorHandler } from './http/error-handler.js';
 import { headAsGet } from './http/head-requests.js';
@@ -25,6 +25,8 @@ export interface AppParts extends CoreDeps {
   readonly observe?: boolean;
   /** POST /mcp (the MCP server), mounted at /mcp before the validator; absent in apps built without it. */
   readonly mcp?: readonly (RequestHandler | ErrorRequestHandler)[];
+  /** /mcp's DNS-rebinding protection (403 for a foreign Host or Origin), before anything reads the request. */
+  readonly mcpGuard?: RequestHandler;
 }
 
 /** The middleware order, top to bottom, is the life of a request. */
@@ -43,11 +45,15 @@ export function createApp(parts: AppParts): Express {
   // First: every response, the early refusals and the probes included, carries its request id.
   if (parts.observe !== false) app.use(...createObservability({ ...parts, document: openApi.document }));
   app.use(createHealthRouter(parts.readiness));
+  if (parts.mcpGuard) app.use('/mcp', parts.mcpGuard);
   app.use(['/oauth/authorize', '/oauth/device'], oauthPageHeaders);
+  // Counted before the body is read: the caller is known from the headers. Only the refresh budget
+  // keys on the body (its token), so that small body is read first.
+  app.use(parts.identifyCaller);
+  app.use(parseBodies({ when: isRefreshRequest }));
+  app.use(parts.rateLimit);
   app.use(parseBodies());
   app.use(refuseNulCharacters);
-  app.use(parts.identifyCaller);
-  app.use(parts.rateLimit);
   app.use(releaseDeferredError);
   if (parts.mcp) app.use('/mcp', ...parts.mcp);
   app.use(createDocsRouter(openApi));

@@ -16,6 +16,8 @@ export interface Components {
   routers: Router[];
   /** POST /mcp and its refusals, mounted at /mcp. */
   mcp: (RequestHandler | ErrorRequestHandler)[];
+  /** /mcp's DNS-rebinding protection, mounted before anything else. */
+  mcpGuard: RequestHandler;
   /** undefined when Redis is not configured. */
   redisUp?: () => boolean;
   /** The components' counters, for GET /metrics. */
@@ -35,8 +37,9 @@ export async function createComponents(deps: CoreDeps): Promise<Components> {
   return {
     identifyCaller: auth.identifyCaller,
     rateLimit: limits.rateLimit,
-    routers: [auth.router, createUsageRouter({ tasks, connectors, limits }), tasks.router, connectors.router, createOAuthComponent(deps, auth).router],
+    routers: [auth.router, createUsageRouter({ tasks, connectors, limits }), tasks.router, connectors.router, createOAuthComponent(deps, auth, connectors.fetchPublicDocument).router],
     mcp: mcp.handlers,
+    mcpGuard: mcp.guard,
     redisUp: limits.redisUp,
     metrics: [...limits.metrics, ...connectors.metrics],
     start: connectors.start,

@@ -47,6 +47,12 @@ const settingsSchema = z.object({
   JWT_AUDIENCE: z.string().min(1).default('task-service-api'),
   JWT_ACCESS_EXPIRES: integer(120, 1),
   JWT_REFRESH_EXPIRES: integer(2_592_000, 60),
+  /** A just-rotated refresh token presented again within this many seconds gets a pair of its session, not a revocation. */
+  REFRESH_REUSE_INTERVAL_SECONDS: integer(5, 0).pipe(z.number().max(300)),
+
+  /** Time a client has to send a request's headers, then its whole request (headers and body). */
+  HTTP_HEADERS_TIMEOUT_SECONDS: integer(10, 1),
+  HTTP_REQUEST_TIMEOUT_SECONDS: integer(30, 1),
 
   RATE_LIMITS_ENABLED: flag(true),
   RATE_LIMIT_BURST_PER_MINUTE: integer(400, 1),
@@ -112,6 +118,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!settings.CONNECTOR_SECRET_KEY) {
       throw new ConfigError('Invalid setting CONNECTOR_SECRET_KEY: production needs a 32-byte key');
     }
+  }
+  if (settings.HTTP_REQUEST_TIMEOUT_SECONDS < settings.HTTP_HEADERS_TIMEOUT_SECONDS) {
+    throw new ConfigError('Invalid setting HTTP_REQUEST_TIMEOUT_SECONDS: must be at least HTTP_HEADERS_TIMEOUT_SECONDS');
   }
   const url = settings.DATABASE_URL;
   const database = url?.startsWith('postgres')

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { createDrain } from './http/drain.js';
+import { createHttpServer } from './http/http-server.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDb, isDbReachable, migrate } from './platform/db.js';
 import { createLogger } from './platform/logger.js';
@@ -31,9 +32,10 @@ async function main(): Promise<void> {
     routers: components.routers,
     metrics: components.metrics,
     mcp: components.mcp,
+    mcpGuard: components.mcpGuard,
   });
 
-  const server = app.listen(config.PORT, config.HOST, () => {
+  const server = createHttpServer(app, config).listen(config.PORT, config.HOST, () => {
     const { port } = server.address() as AddressInfo;
     logger.info({ port, host: config.HOST, database: config.database.client, redis: Boolean(config.REDIS_URL) }, `listening on port ${port}`);
     components.start();

@@ -1,7 +1,7 @@
 import { createServer, request as forward, type IncomingMessage, type Server } from 'node:http';
 
 /** What the proxy does with one request: pass it on, answer for the server, or drop the connection. */
-export type Fault = { kind: 'pass' } | { kind: 'drop' } | { kind: 'answer'; status: number; headers?: Record<string, string>; body?: string };
+export type Fault = { kind: 'pass' } | { kind: 'drop' } | { kind: 'hang' } | { kind: 'answer'; status: number; headers?: Record<string, string>; body?: string };
 
 export interface FaultProxy {
   baseUrl: string;
@@ -23,6 +23,8 @@ export async function startFaultProxy(targetPort: () => number): Promise<FaultPr
   const server: Server = createServer((req, res) => {
     const fault = decide?.(req) ?? { kind: 'pass' };
     if (fault.kind === 'drop') return void req.socket.destroy();
+    // Never answers; close() ends the connection.
+    if (fault.kind === 'hang') return void req.resume();
     if (fault.kind === 'answer') {
       req.resume();
       res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers });

@@ -27,9 +27,31 @@ export interface TaskClientOptions extends Tokens {
   oauth?: OAuthOptions | undefined;
   /** Called with every token pair the client obtains (refresh, login, registration, code exchange): store them here. */
   onTokens?: ((tokens: IssuedTokens) => void) | undefined;
-  /** Opt-in: wait and retry on 429 (Retry-After, 60 s when absent, with jitter and a cap). */
+  /**
+   * Opt-in: wait and retry on 429 (Retry-After, 60 s when absent) and on 503 with Retry-After, and
+   * after a network error for idempotent requests; with jitter and a cap (see RetryOptions).
+   */
   retry?: RetryOptions | boolean | undefined;
+  /** Default for every call's `timeoutMs`. */
+  timeoutMs?: number | undefined;
   fetch?: ((request: Request) => Promise<Response>) | undefined;
+}
+
+/** Every method's last argument. */
+export interface CallOptions {
+  /** Aborts the call (waits for a retry or a shared refresh included); it rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+  /** Gives up after this many milliseconds, retries and their waits included; it rejects with a TimeoutError. */
+  timeoutMs?: number | undefined;
+}
+
+function callInit(call: CallOptions, defaultTimeoutMs: number | undefined): { signal?: AbortSignal } {
+  const timeoutMs = call.timeoutMs ?? defaultTimeoutMs;
+  const signals = [call.signal, timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs)].filter(
+    (signal): signal is AbortSignal => signal !== undefined,
+  );
+  if (signals.length === 0) return {};
+  return { signal: signals.length === 1 ? signals[0]! : AbortSignal.any(signals) };
 }
 
 /** A typed client for the Task Service: one method per operation, results as `{ data } | { error }`. */
@@ -41,6 +63,7 @@ export function createTaskClient(options: TaskClientOptions) {
   const oauth = options.oauth ? createOAuthFlow(baseUrl, options.oauth, retrying, (issued) => tokens.adopt(issued)) : undefined;
   const tokens = new Session(baseUrl, options, options.onTokens, retrying, oauth?.refreshGrant ?? firstPartyRefresh(baseUrl, retrying));
   const api: Client<paths> = createClient<paths>({ baseUrl, fetch: (request) => tokens.fetch(request) });
+  const init = (call: CallOptions = {}) => callInit(call, options.timeoutMs);
   const oauthFlow = (): OAuthFlow => {
     if (!oauth) throw new Error('createTaskClient({ oauth: { clientId } }) is needed for the OAuth code flow.');
     return oauth;
@@ -63,68 +86,74 @@ export function createTaskClient(options: TaskClientOptions) {
     },
 
     /** OAuth: the URL to send the user to, with the state and PKCE verifier to keep until the callback. */
-    createAuthorization: (params: AuthorizationParams) => oauthFlow().createAuthorization(params),
+    createAuthorization: (params: AuthorizationParams, call?: CallOptions) => oauthFlow().createAuthorization(params, init(call).signal),
     /** OAuth: checks the callback (state, iss), exchanges its code, and keeps the tokens. */
-    exchangeCode: (params: ExchangeParams) => oauthFlow().exchangeCode(params),
+    exchangeCode: (params: ExchangeParams, call?: CallOptions) => oauthFlow().exchangeCode(params, init(call).signal),
 
     /** Creates the account and keeps its tokens: the client is signed in as it. */
-    registerAccount: async (body: Schemas['RegisterRequest']) => keep(await settle(api.POST('/auth/register', { body }))),
+    registerAccount: async (body: Schemas['RegisterRequest'], call?: CallOptions) =>
+      keep(await settle(api.POST('/auth/register', { body, ...init(call) }))),
     /** Signs in and keeps the tokens. */
-    login: async (body: Schemas['LoginRequest']) => keep(await settle(api.POST('/auth/login', { body }))),
+    login: async (body: Schemas['LoginRequest'], call?: CallOptions) => keep(await settle(api.POST('/auth/login', { body, ...init(call) }))),
     /** An explicit refresh; when it spends the client's own refresh token, the client keeps the new pair. */
-    refreshTokens: async (body: Schemas['RefreshRequest']) => {
+    refreshTokens: async (body: Schemas['RefreshRequest'], call?: CallOptions) => {
       const own = body.refreshToken === tokens.refreshToken;
-      const result = await settle(api.POST('/auth/refresh', { body }));
+      const result = await settle(api.POST('/auth/refresh', { body, ...init(call) }));
       return own ? keep(result) : result;
     },
     /** Ends a session; ending the client's own forgets its tokens. */
-    logout: async (body: Schemas['RefreshRequest']) => {
-      const result = await settle(api.POST('/auth/logout', { body }));
+    logout: async (body: Schemas['RefreshRequest'], call?: CallOptions) => {
+      const result = await settle(api.POST('/auth/logout', { body, ...init(call) }));
       if (!result.error && body.refreshToken === tokens.refreshToken) tokens.setTokens({});
       return result;
     },
-    getMe: () => settle(api.GET('/me')),
-    getUsage: () => settle(api.GET('/me/usage')),
+    getMe: (call?: CallOptions) => settle(api.GET('/me', init(call))),
+    getUsage: (call?: CallOptions) => settle(api.GET('/me/usage', init(call))),
 
-    listApiTokens: () => settle(api.GET('/api-tokens')),
-    createApiToken: (body: Schemas['CreateApiTokenRequest']) => settle(api.POST('/api-tokens', { body })),
-    revokeApiToken: (tokenId: string) => settle(api.DELETE('/api-tokens/{tokenId}', { params: { path: { tokenId } } })),
+    listApiTokens: (call?: CallOptions) => settle(api.GET('/api-tokens', init(call))),
+    createApiToken: (body: Schemas['CreateApiTokenRequest'], call?: CallOptions) => settle(api.POST('/api-tokens', { body, ...init(call) })),
+    revokeApiToken: (tokenId: string, call?: CallOptions) =>
+      settle(api.DELETE('/api-tokens/{tokenId}', { params: { path: { tokenId } }, ...init(call) })),
 
-    listTasks: (query: Loose<Query<'listTasks'>> = {}) => settle(api.GET('/tasks', { params: { query: defined(query) } })),
-    createTask: (body: Schemas['TaskCreate'], opts: { idempotencyKey?: string | undefined } = {}) =>
-      settle(api.POST('/tasks', { body, params: { header: defined({ 'Idempotency-Key': opts.idempotencyKey }) } })),
-    getTask: (taskId: string) => settle(api.GET('/tasks/{taskId}', { params: { path: { taskId } } })),
-    updateTask: (taskId: string, body: Schemas['TaskUpdate']) =>
-      settle(api.PATCH('/tasks/{taskId}', { params: { path: { taskId } }, body })),
-    deleteTask: (taskId: string) => settle(api.DELETE('/tasks/{taskId}', { params: { path: { taskId } } })),
+    listTasks: (query: Loose<Query<'listTasks'>> = {}, call?: CallOptions) =>
+      settle(api.GET('/tasks', { params: { query: defined(query) }, ...init(call) })),
+    /** With an `idempotencyKey` a repeated create (and a retried one) makes one task. */
+    createTask: (body: Schemas['TaskCreate'], call: CallOptions & { idempotencyKey?: string | undefined } = {}) =>
+      settle(api.POST('/tasks', { body, params: { header: defined({ 'Idempotency-Key': call.idempotencyKey }) }, ...init(call) })),
+    getTask: (taskId: string, call?: CallOptions) => settle(api.GET('/tasks/{taskId}', { params: { path: { taskId } }, ...init(call) })),
+    updateTask: (taskId: string, body: Schemas['TaskUpdate'], call?: CallOptions) =>
+      settle(api.PATCH('/tasks/{taskId}', { params: { path: { taskId } }, body, ...init(call) })),
+    deleteTask: (taskId: string, call?: CallOptions) =>
+      settle(api.DELETE('/tasks/{taskId}', { params: { path: { taskId } }, ...init(call) })),
 
-    listConnectors: () => settle(api.GET('/connectors')),
-    connectAccount: (type: Schemas['ConnectorType'], body: Schemas['ConnectAccountRequest']) =>
-      settle(api.POST('/connectors/{type}/accounts', { params: { path: { type } }, body })),
-    listConnectorAccounts: () => settle(api.GET('/connector-accounts')),
-    getConnectorAccount: (accountId: string) =>
-      settle(api.GET('/connector-accounts/{accountId}', { params: { path: { accountId } } })),
-    disconnectAccount: (accountId: string) =>
-      settle(api.DELETE('/connector-accounts/{accountId}', { params: { path: { accountId } } })),
-    startSync: (accountId: string) =>
-      settle(api.POST('/connector-accounts/{accountId}/sync', { params: { path: { accountId } } })),
-    listSyncJobs: (accountId: string) =>
-      settle(api.GET('/connector-accounts/{accountId}/sync-jobs', { params: { path: { accountId } } })),
-    getSyncJob: (jobId: string) => settle(api.GET('/sync-jobs/{jobId}', { params: { path: { jobId } } })),
+    listConnectors: (call?: CallOptions) => settle(api.GET('/connectors', init(call))),
+    connectAccount: (type: Schemas['ConnectorType'], body: Schemas['ConnectAccountRequest'], call?: CallOptions) =>
+      settle(api.POST('/connectors/{type}/accounts', { params: { path: { type } }, body, ...init(call) })),
+    listConnectorAccounts: (call?: CallOptions) => settle(api.GET('/connector-accounts', init(call))),
+    getConnectorAccount: (accountId: string, call?: CallOptions) =>
+      settle(api.GET('/connector-accounts/{accountId}', { params: { path: { accountId } }, ...init(call) })),
+    disconnectAccount: (accountId: string, call?: CallOptions) =>
+      settle(api.DELETE('/connector-accounts/{accountId}', { params: { path: { accountId } }, ...init(call) })),
+    startSync: (accountId: string, call?: CallOptions) =>
+      settle(api.POST('/connector-accounts/{accountId}/sync', { params: { path: { accountId } }, ...init(call) })),
+    listSyncJobs: (accountId: string, call?: CallOptions) =>
+      settle(api.GET('/connector-accounts/{accountId}/sync-jobs', { params: { path: { accountId } }, ...init(call) })),
+    getSyncJob: (jobId: string, call?: CallOptions) =>
+      settle(api.GET('/sync-jobs/{jobId}', { params: { path: { jobId } }, ...init(call) })),
 
-    listAuthorizations: () => settle(api.GET('/oauth/authorizations')),
-    revokeAuthorization: (clientId: string) =>
-      settle(api.DELETE('/oauth/authorizations/{clientId}', { params: { path: { clientId } } })),
-    getAuthorizationServerMetadata: () => settle(api.GET('/.well-known/oauth-authorization-server')),
-    getProtectedResourceMetadata: () => settle(api.GET('/.well-known/oauth-protected-resource')),
-    getHealth: () => settle(api.GET('/healthz')),
-    getReadiness: () => settle(api.GET('/readyz')),
+    listAuthorizations: (call?: CallOptions) => settle(api.GET('/oauth/authorizations', init(call))),
+    revokeAuthorization: (clientId: string, call?: CallOptions) =>
+      settle(api.DELETE('/oauth/authorizations/{clientId}', { params: { path: { clientId } }, ...init(call) })),
+    getAuthorizationServerMetadata: (call?: CallOptions) => settle(api.GET('/.well-known/oauth-authorization-server', init(call))),
+    getProtectedResourceMetadata: (call?: CallOptions) => settle(api.GET('/.well-known/oauth-protected-resource', init(call))),
+    getHealth: (call?: CallOptions) => settle(api.GET('/healthz', init(call))),
+    getReadiness: (call?: CallOptions) => settle(api.GET('/readyz', init(call))),
 
     /** Walks every page of `listTasks`; throws TaskApiError if a page fails. */
-    async *listAllTasks(query: Omit<Loose<Query<'listTasks'>>, 'cursor'> = {}): AsyncGenerator<Schemas['Task']> {
+    async *listAllTasks(query: Omit<Loose<Query<'listTasks'>>, 'cursor'> = {}, call?: CallOptions): AsyncGenerator<Schemas['Task']> {
       let cursor: string | undefined;
       do {
-        const page = await client.listTasks({ ...query, cursor });
+        const page = await client.listTasks({ ...query, cursor }, call);
         if (page.error) throw page.error;
         yield* page.data.items;
         cursor = page.data.nextCursor ?? undefined;

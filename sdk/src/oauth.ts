@@ -1,7 +1,7 @@
 import type { components } from './api.js';
 import { codeChallengeS256, createCodeVerifier, randomToken } from './pkce.js';
 import { failure, type Result } from './result.js';
-import { failedRefresh, type IssuedTokens, type RefreshAnswer, type RefreshGrant } from './session.js';
+import { abortable, failedRefresh, type IssuedTokens, type RefreshAnswer, type RefreshGrant } from './session.js';
 
 type Metadata = components['schemas']['AuthorizationServerMetadata'];
 type TokenResponse = components['schemas']['OAuthTokenResponse'];
@@ -84,10 +84,11 @@ export function createOAuthFlow(baseUrl: string, options: OAuthOptions, send: Se
     return outcome;
   };
 
-  const tokenRequest = (endpoint: string, form: Record<string, string | undefined>) =>
+  const tokenRequest = (endpoint: string, form: Record<string, string | undefined>, signal?: AbortSignal) =>
     send(
       new Request(endpoint, {
         method: 'POST',
+        ...(signal ? { signal } : {}),
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: new URLSearchParams(Object.entries(form).filter((entry): entry is [string, string] => entry[1] !== undefined)),
       }),
@@ -114,8 +115,8 @@ export function createOAuthFlow(baseUrl: string, options: OAuthOptions, send: Se
     refreshGrant,
 
     /** Starts a sign-in: the authorisation URL with a fresh PKCE verifier (S256) and state. */
-    async createAuthorization(params: AuthorizationParams): Promise<AuthorizationRequest> {
-      const found = await metadata();
+    async createAuthorization(params: AuthorizationParams, signal?: AbortSignal): Promise<AuthorizationRequest> {
+      const found = await abortable(metadata(), signal);
       if (!found.ok) throw (await failure(found.response)).error;
       const state = randomToken(24);
       const codeVerifier = createCodeVerifier();
@@ -140,11 +141,11 @@ export function createOAuthFlow(baseUrl: string, options: OAuthOptions, send: Se
      * keeps the tokens and reports them through `onTokens`. A callback that fails a check, or
      * carries `error` (the user denied), throws OAuthFlowError; a refused exchange is a Result error.
      */
-    async exchangeCode(params: ExchangeParams): Promise<Result<IssuedTokens>> {
+    async exchangeCode(params: ExchangeParams, signal?: AbortSignal): Promise<Result<IssuedTokens>> {
       const callback = new URL(params.callbackUrl);
       const query = callback.searchParams;
       if (query.get('state') !== params.state) throw new OAuthFlowError('state_mismatch', 'The callback does not carry the state of this sign-in.');
-      const found = await metadata();
+      const found = await abortable(metadata(), signal);
       if (!found.ok) return failure(found.response);
       const iss = query.get('iss');
       if (iss !== null && iss !== found.metadata.issuer) {
@@ -167,7 +168,7 @@ export function createOAuthFlow(baseUrl: string, options: OAuthOptions, send: Se
         client_id: options.clientId,
         code_verifier: params.codeVerifier,
         resource: requested,
-      });
+      }, signal);
       if (!response.ok) return failure(response);
       pending.delete(params.state);
       const tokens = issuedTokens((await response.json()) as TokenResponse);

@@ -83,8 +83,8 @@ describe('the opt-in retry on 429', () => {
     expect(waits).toEqual([]);
   });
 
-  it('passes every answer other than 429 through untouched, without waiting', async () => {
-    for (const status of [200, 204, 401, 500, 503]) {
+  it('passes every answer other than 429 and 503 through untouched, without waiting', async () => {
+    for (const status of [200, 204, 401, 500, 502]) {
       const server = scriptedServer([{ status, retryAfter: '5' }]);
       const { waits, sleep } = recordingSleep();
       const response = await withRetry(server.send, { sleep })(new Request('http://api.test/tasks'));
@@ -118,5 +118,57 @@ describe('the client package with retry', () => {
     expect(second.error).toBeUndefined();
     expect(second.data).toEqual({ items: [], nextCursor: null });
     expect(waits).toEqual([5000]);
+  });
+});
+
+describe('the opt-in retry on 503 and network errors', () => {
+  it('retries a 503 only when it says how long to wait', async () => {
+    const { waits, sleep } = recordingSleep();
+    const told = scriptedServer([{ status: 503, retryAfter: '4' }, ok]);
+    expect((await withRetry(told.send, { sleep, random: () => 0 })(new Request('http://api.test/tasks'))).status).toBe(200);
+    expect(waits).toEqual([4000]);
+    const untold = scriptedServer([{ status: 503 }, ok]);
+    expect((await withRetry(untold.send, { sleep })(new Request('http://api.test/tasks'))).status).toBe(503);
+    expect(untold.seen).toHaveLength(1);
+  });
+
+  it('after a network error backs off 1 s then 2 s (plus jitter) for idempotent requests, then throws the last error', async () => {
+    const { waits, sleep } = recordingSleep();
+    let calls = 0;
+    const failing = async () => {
+      calls += 1;
+      throw new TypeError('fetch failed');
+    };
+    await expect(withRetry(failing, { sleep, random: () => 0.5 })(new Request('http://api.test/tasks'))).rejects.toThrow('fetch failed');
+    expect(calls).toBe(3);
+    expect(waits).toEqual([1100, 2200]);
+  });
+
+  it('does not repeat a POST after a network error unless it carries an Idempotency-Key', async () => {
+    const { sleep } = recordingSleep();
+    let calls = 0;
+    const failOnce = async () => {
+      calls += 1;
+      if (calls === 1) throw new TypeError('fetch failed');
+      return new Response('{}', { status: 201 });
+    };
+    const send = withRetry(failOnce, { sleep });
+    await expect(send(new Request('http://api.test/tasks', { method: 'POST', body: '{}' }))).rejects.toThrow('fetch failed');
+    calls = 0;
+    const keyed = new Request('http://api.test/tasks', { method: 'POST', body: '{}', headers: { 'idempotency-key': 'k1' } });
+    expect((await send(keyed)).status).toBe(201);
+    expect(calls).toBe(2);
+  });
+
+  it('never retries its own abort', async () => {
+    const controller = new AbortController();
+    let calls = 0;
+    const aborting = async () => {
+      calls += 1;
+      controller.abort();
+      throw controller.signal.reason;
+    };
+    await expect(withRetry(aborting, {})(new Request('http://api.test/tasks', { signal: controller.signal }))).rejects.toMatchObject({ name: 'AbortError' });
+    expect(calls).toBe(1);
   });
 });

@@ -76,7 +76,7 @@ export class Session {
     // Sign-in endpoints take no bearer token and answer 401 for their own reasons: never refresh on them.
     if (request.url.startsWith(this.authPrefix)) return this.send(request);
     if (!this.tokens.accessToken && this.tokens.refreshToken) {
-      const outcome = await this.refreshOnce();
+      const outcome = await abortable(this.refreshOnce(), request.signal);
       if (outcome.kind === 'failed') return replay(outcome);
     }
     const retryCopy = this.tokens.refreshToken && !request.headers.has('authorization') ? request.clone() : undefined;
@@ -86,7 +86,7 @@ export class Session {
 
     // Another call may have refreshed while this one was in flight: then its token is the one to use.
     const outcome: RefreshOutcome =
-      this.tokens.accessToken && this.tokens.accessToken !== usedToken ? { kind: 'refreshed' } : await this.refreshOnce();
+      this.tokens.accessToken && this.tokens.accessToken !== usedToken ? { kind: 'refreshed' } : await abortable(this.refreshOnce(), request.signal);
     if (outcome.kind === 'signed-out') return response;
     await response.body?.cancel();
     return outcome.kind === 'refreshed' ? this.send(this.authorize(retryCopy)) : replay(outcome);
@@ -140,4 +140,24 @@ function replay(outcome: { status: number; body: string; headers: Headers }): Re
 /** What a refresh answer that is neither new tokens nor a dead token becomes: the answer, kept for every waiter. */
 export async function failedRefresh(response: Response): Promise<RefreshAnswer> {
   return { kind: 'failed', status: response.status, body: await response.text(), headers: response.headers };
+}
+
+/** Waits for a shared promise (a refresh, discovery) unless the caller's signal aborts first; the shared work goes on. */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err as Error);
+      },
+    );
+  });
 }

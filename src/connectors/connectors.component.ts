@@ -28,6 +28,12 @@ export interface ConnectorsComponent {
     startSync: (accountId: string, connectorAccountId: string) => Promise<Schemas['SyncJob']>;
     getSyncJob: (accountId: string, jobId: string) => Promise<Schemas['SyncJob']>;
   };
+  /**
+   * A small public JSON document (an OAuth client's metadata document) fetched as the connectors fetch:
+   * no private addresses unless CONNECTOR_ALLOW_PRIVATE_NETWORKS, every redirect re-checked, capped at
+   * 64 KiB and 5 seconds.
+   */
+  fetchPublicDocument: (url: string) => Promise<{ status: number; headers: Record<string, string>; body: Buffer }>;
   /** Starts the sync-job runner (and recovers jobs a crash left behind). */
   start: () => void;
   /** Stops taking jobs and waits for the running ones to reach a safe point. */
@@ -37,6 +43,8 @@ export interface ConnectorsComponent {
 }
 
 const SYNC_CONCURRENCY = 2;
+const DOCUMENT_MAX_BYTES = 64 * 1024;
+const DOCUMENT_TIMEOUT_MS = 5_000;
 const SWEEP_EVERY_MS = 5_000;
 const STOP_GRACE_MS = 3_000;
 
@@ -48,6 +56,12 @@ export function createConnectorsComponent({ config, db, logger }: CoreDeps): Con
   const cipher = createCredentialsCipher(loadConnectorSecretKey(config, logger));
   const fetch = createSafeFetch({ allowPrivateNetworks: config.CONNECTOR_ALLOW_PRIVATE_NETWORKS, loopbackOnly: config.OUTBOUND_LOOPBACK_ONLY });
   const tools: ConnectorTools = { fetch, digest: cipher.digest };
+  const documentFetch = createSafeFetch({
+    allowPrivateNetworks: config.CONNECTOR_ALLOW_PRIVATE_NETWORKS,
+    loopbackOnly: config.OUTBOUND_LOOPBACK_ONLY,
+    maxBytes: DOCUMENT_MAX_BYTES,
+    timeoutMs: DOCUMENT_TIMEOUT_MS,
+  });
 
   const runner = createSyncRunner({
     concurrency: SYNC_CONCURRENCY,
@@ -77,9 +91,10 @@ export function createConnectorsComponent({ config, db, logger }: CoreDeps): Con
       getSyncJob: async (accountId, jobId) => toSyncJob(await sync.getJob(accountId, jobId)),
     },
     start: runner.start,
+    fetchPublicDocument: (url) => documentFetch.get(url, { headers: { accept: 'application/json' } }),
     stop: async () => {
       await runner.stop();
-      await fetch.close();
+      await Promise.all([fetch.close(), documentFetch.close()]);
     },
     metrics: [attempts],
   };

@@ -50,7 +50,7 @@ export interface SafeFetchOptions {
    * never reach anything else whatever address they are given.
    */
   loopbackOnly?: boolean;
-  /** For unit tests only; the service always uses the constants and the policy of address-policy.ts. */
+  /** Tighter caps than the connectors' (small documents such as OAuth client metadata); the policy is always address-policy.ts's. */
   timeoutMs?: number;
   maxBytes?: number;
   addressPolicy?: AddressPolicy;

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request } from 'express';
 import { AppError, errors } from '../platform/errors.js';
+import { bodyLimitOf } from './body-parsing.js';
 import type { Logger } from '../platform/logger.js';
 import { bearerChallenge } from './bearer-challenge.js';
 import { requestIdOf } from './request-log.js';
@@ -39,6 +40,12 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return Boolean(e) && (DATABASE_UNAVAILABLE.has(String(e?.code)) || e?.name === 'KnexTimeoutError');
 }
 
+function payloadTooLarge(req: Request): AppError {
+  const limit = bodyLimitOf(req.path);
+  const size = limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MiB` : `${limit / 1024} KiB`;
+  return new AppError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${size}, the limit of this operation.`);
+}
+
 function toAppError(err: unknown, req: Request): AppError {
   if (err instanceof AppError) return err;
   if (isDatabaseUnavailable(err)) return errors.serviceUnavailable();
@@ -47,7 +54,7 @@ function toAppError(err: unknown, req: Request): AppError {
     case 'entity.parse.failed':
       return errors.validation([{ path: '/body', message: 'is not valid JSON' }], 'The request body is not valid JSON.');
     case 'entity.too.large':
-      return new AppError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.');
+      return payloadTooLarge(req);
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported.');
@@ -70,7 +77,7 @@ function toAppError(err: unknown, req: Request): AppError {
       return new AppError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.path}.`, {}, allow ? { Allow: allow } : {});
     }
     case 413:
-      return new AppError(413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.');
+      return payloadTooLarge(req);
     case 415:
       return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'This operation does not take that content type.');
     default:

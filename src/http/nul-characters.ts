@@ -6,32 +6,66 @@ import { errors } from '../platform/errors.js';
 
 const NUL = '\u0000';
 
-/** Held back like a body-parse error, so the request is counted by the rate limiter first. */
+/**
+ * Held back like a body-parse error, so the request is counted by the rate limiter first. The query
+ * and body are searched only when their raw text holds `%00` or `\u0000` (body parsing notes that),
+ * so the usual request pays one scan of its raw bytes and nothing more.
+ */
 export const refuseNulCharacters: RequestHandler = (req, _res, next) => {
   if (req.deferredError === undefined) {
-    const path = /%00/.test(req.path) ? '/path' : (findNul(req.query, '/query') ?? findNul(req.body, '/body'));
+    const queryMayHoldNul = req.url.includes('%00');
+    const path = queryMayHoldNul && /%00/.test(req.path)
+      ? '/path'
+      : ((queryMayHoldNul ? findNul(req.query, '/query') : undefined) ?? (req.bodyMayHoldNul ? findNul(req.body, '/body') : undefined));
     if (path) req.deferredError = errors.validation([{ path, message: 'must not contain the NUL character (U+0000)' }]);
   }
   next();
 };
 
 /**
- * The JSON pointer of the first string (or key) holding U+0000, if any. A loop over a stack, not
- * recursion: a 1 MiB body can nest half a million arrays deep, far past the call stack.
+ * The JSON pointer of the first string (or key) holding U+0000, if any. Breadth first over a flat
+ * list of the containers (a 1 MiB body can nest half a million arrays deep, far past the call stack);
+ * a pointer is built only for the one found, so a large body costs about what parsing it did.
  */
-function findNul(root: unknown, rootPointer: string): string | undefined {
-  const pending: [unknown, string][] = [[root, rootPointer]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [value, pointer] = next;
-    if (typeof value === 'string') {
-      if (value.includes(NUL)) return pointer;
-    } else if (value !== null && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
-        const itemPointer = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-        if (key.includes(NUL)) return itemPointer;
-        pending.push([item, itemPointer]);
+export function findNul(root: unknown, rootPointer: string): string | undefined {
+  const containers: unknown[] = [root];
+  const keys: string[] = [rootPointer];
+  const parents: number[] = [-1];
+  const pointerOf = (index: number, key?: string): string => {
+    const segments = key === undefined ? [] : [escapeKey(key)];
+    for (let at = index; at > 0; at = parents[at]!) segments.push(escapeKey(keys[at]!));
+    return [rootPointer, ...segments.reverse()].join('/');
+  };
+  if (typeof root === 'string') return root.includes(NUL) ? rootPointer : undefined;
+  for (let index = 0; index < containers.length; index++) {
+    const container = containers[index];
+    if (container === null || typeof container !== 'object') continue;
+    if (Array.isArray(container)) {
+      for (let position = 0; position < container.length; position++) {
+        const item: unknown = container[position];
+        if (typeof item === 'string') {
+          if (item.includes(NUL)) return pointerOf(index, String(position));
+        } else if (item !== null && typeof item === 'object') {
+          containers.push(item);
+          keys.push(String(position));
+          parents.push(index);
+        }
+      }
+      continue;
+    }
+    for (const key of Object.keys(container)) {
+      if (key.includes(NUL)) return pointerOf(index, key);
+      const item: unknown = (container as Record<string, unknown>)[key];
+      if (typeof item === 'string') {
+        if (item.includes(NUL)) return pointerOf(index, key);
+      } else if (item !== null && typeof item === 'object') {
+        containers.push(item);
+        keys.push(key);
+        parents.push(index);
       }
     }
   }
   return undefined;
 }
+
+const escapeKey = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
 import { ALL_SCOPES, type Scope } from '../http/caller.js';
 import type { ClientsRepository, OAuthClientRow } from './clients.repository.js';
+import { createClientMetadataDocuments, isDocumentUrl, type FetchDocument } from './client-metadata-documents.js';
 import { checkRedirectUri } from './redirect-uris.js';
 import { parseRegisteredScope } from './scopes.js';
 
@@ -16,6 +17,8 @@ export interface OAuthClient {
   redirectUris: readonly string[];
   /** What the client may ask for, and gets when it names no scope. */
   scopes: readonly Scope[];
+  /** True for the clients we ship (taskctl): their name is ours, not one an app chose for itself. */
+  verified?: boolean;
 }
 
 /** RFC 7591 §3.2.2 refusals. */
@@ -35,6 +38,7 @@ export const TASKCTL: OAuthClient = Object.freeze({
   name: 'taskctl (command line)',
   redirectUris: Object.freeze(['http://127.0.0.1/callback', 'http://[::1]/callback']),
   scopes: ALL_SCOPES,
+  verified: true,
 });
 const BUILT_IN = new Map([[TASKCTL.id, TASKCTL]]);
 
@@ -51,12 +55,30 @@ export interface Clients {
   names: (clientIds: readonly string[]) => Promise<Map<string, string | null>>;
 }
 
-export function createClients(repository: ClientsRepository): Clients {
+/** Looks up client metadata documents (an https client_id); without it, such client_ids are unknown. */
+export type FetchClientDocument = FetchDocument;
+
+export function createClients(repository: ClientsRepository, fetchDocument?: FetchDocument, onDocumentRefused?: (clientId: string, reason: string) => void): Clients {
+  const documents = fetchDocument && createClientMetadataDocuments(fetchDocument, (metadata) => {
+    const { redirectUris, scopes, name } = checkMetadata(metadata as RegistrationRequest);
+    return { redirectUris, scopes: scopes ?? ALL_SCOPES, name };
+  });
+  const findDocument = async (clientId: string) => {
+    const outcome = await documents!.find(clientId);
+    if (outcome.ok) return outcome.client;
+    onDocumentRefused?.(clientId, outcome.reason);
+    return undefined;
+  };
   return {
-    find: async (clientId) => BUILT_IN.get(clientId) ?? fromRow(await repository.find(clientId)),
+    find: async (clientId) => {
+      const builtIn = BUILT_IN.get(clientId);
+      if (builtIn) return builtIn;
+      if (documents && isDocumentUrl(clientId)) return findDocument(clientId);
+      return fromRow(await repository.find(clientId));
+    },
 
     register: async (request) => {
-      const { redirectUris, scopes, name } = checkMetadata(request);
+      const { redirectUris, scopes, name, applicationType } = checkMetadata(request);
       const row: OAuthClientRow = {
         client_id: randomUUID(),
         client_name: name ?? null,
@@ -74,6 +96,7 @@ export function createClients(repository: ClientsRepository): Clients {
         grant_types: GRANT_TYPES,
         response_types: ['code'],
         scope: (scopes ?? ALL_SCOPES).join(' '),
+        application_type: applicationType,
       };
     },
 
@@ -108,7 +131,28 @@ function checkMetadata(request: RegistrationRequest) {
   if (request.scope !== undefined && (!scopes || scopes.length === 0)) {
     throw refuse(`scope must name some of: ${ALL_SCOPES.join(' ')}.`);
   }
-  return { redirectUris: checkRedirectUris(request.redirect_uris), scopes, name: request.client_name };
+  const redirectUris = checkRedirectUris(request.redirect_uris);
+  return { redirectUris, scopes, name: request.client_name, applicationType: checkApplicationType(request.application_type, redirectUris) };
+}
+
+/**
+ * OpenID Connect Dynamic Client Registration's `application_type`, as decisions §11 has it: a native app
+ * returns to loopback http or a private-use scheme, a web app to https. Absent, the redirect URIs decide.
+ */
+function checkApplicationType(given: string | undefined, redirectUris: readonly string[]): 'native' | 'web' {
+  const allHttps = redirectUris.every((uri) => uri.startsWith('https:'));
+  if (given === undefined) return allHttps ? 'web' : 'native';
+  if (given === 'web') {
+    if (!allHttps) throw new RegistrationRefused('invalid_redirect_uri', 'A web application returns to https redirect URIs only.');
+    return 'web';
+  }
+  if (given === 'native') {
+    if (redirectUris.some((uri) => uri.startsWith('https:'))) {
+      throw new RegistrationRefused('invalid_redirect_uri', 'A native application returns to loopback http or a private-use scheme, not https.');
+    }
+    return 'native';
+  }
+  throw new RegistrationRefused('invalid_client_metadata', 'application_type must be "native" or "web".');
 }
 
 function checkRedirectUris(uris: readonly string[] | undefined): string[] {

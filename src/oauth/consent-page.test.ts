@@ -45,3 +45,29 @@ describe('the consent page', () => {
     expect(headers['X-Frame-Options']).toBe('DENY');
   });
 });
+
+describe('who asks, and for what', () => {
+  const base = { redirectUri: 'https://app.example.com/cb', codeChallenge: 'c'.repeat(43), state: undefined, scopes: ['tasks:read' as const] };
+  const app = { id: 'c6d0a3c2-0000-4000-8000-000000000000', name: 'Task Service Official <b>Admin</b>', redirectUris: ['https://app.example.com/cb'], scopes: ['tasks:read' as const] };
+
+  it('a name the app chose is shown as an unverified claim, escaped, with its client id; the built-in CLI is named plainly', () => {
+    const html = renderConsentPage({ request: { ...base, client: app, resource: null }, csrfToken: 't' });
+    expect(html).toContain('<h1>An app calling itself <strong>Task Service Official &#60;b&#62;Admin&#60;/b&#62;</strong> <span class="unverified">(unverified name)</span>');
+    expect(html).toContain(`<code>${app.id}</code>`);
+    expect(html).not.toContain('<b>Admin');
+    const cli = renderConsentPage({ request: { ...base, client: TASKCTL, resource: null }, csrfToken: 't' });
+    expect(cli).toContain('<h1><strong>taskctl (command line)</strong> wants to use your Task Service account</h1>');
+    expect(cli).not.toContain('(unverified name)');
+  });
+
+  it('says whether the tokens are for the REST API or the MCP server, and where a metadata document lives', () => {
+    const documented = { ...app, id: 'https://host.example.com/client.json', name: 'Host' };
+    const mcp = renderConsentPage({ request: { ...base, client: documented, resource: 'https://tasks.example/mcp' }, csrfToken: 't' });
+    expect(mcp).toContain('<strong>Task Service MCP server</strong> (<code>https://tasks.example/mcp</code>)');
+    expect(mcp).toContain('published at <code>host.example.com</code>');
+    expect(mcp).toContain('<input type="hidden" name="resource" value="https://tasks.example/mcp">');
+    const rest = renderConsentPage({ request: { ...base, client: app, resource: null }, csrfToken: 't' });
+    expect(rest).toContain('<strong>Task Service API</strong>');
+    expect(rest).not.toContain('name="resource"');
+  });
+});

@@ -13,7 +13,8 @@ input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:
 .actions{display:flex;gap:.8rem;margin-top:1.4rem}button{flex:1;padding:.6rem;font:inherit;cursor:pointer}
 button[value=allow]{background:#1f5eff;color:#fff;border:0;border-radius:4px}
 .error{background:#fdecea;color:#8a1c12;padding:.6rem .8rem;border-radius:4px}
-.note{color:#5a6275;font-size:.9rem}`;
+.note{color:#5a6275;font-size:.9rem}
+.unverified{color:#8a1c12;font-weight:400;font-size:1rem}`;
 export const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
 export interface ConsentPage {
@@ -40,8 +41,9 @@ export function renderConsentPage({ request, csrfToken, email, error }: ConsentP
   // Allow comes first: pressing Enter in the password field submits the first button.
   return page(
     `Authorise ${appName}`,
-    `<h1><strong>${escapeHtml(appName)}</strong> wants to use your Task Service account</h1>
+    `${heading(request)}
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+${resourceLine(request)}
 <p>It will be able to:</p>
 <ul>${request.scopes.map((scope) => `<li>${escapeHtml(SCOPE_DESCRIPTIONS[scope])} <code>${escapeHtml(scope)}</code></li>`).join('')}</ul>
 <p class="note">You will be sent back to <code>${escapeHtml(request.redirectUri)}</code>.</p>
@@ -60,6 +62,27 @@ ${hidden
 </div>
 </form>`,
   );
+}
+
+/** The app's own name is a claim: only the clients we ship are named without a warning. */
+function heading(request: AuthorizationRequest): string {
+  const { client } = request;
+  if (client.verified) return `<h1><strong>${escapeHtml(client.name ?? client.id)}</strong> wants to use your Task Service account</h1>`;
+  const documentHost = client.id.startsWith('https://') ? URL.parse(client.id)?.host : undefined;
+  const claimed = client.name
+    ? `An app calling itself <strong>${escapeHtml(client.name)}</strong> <span class="unverified">(unverified name)</span>`
+    : 'An app that gave no name';
+  const from = documentHost ? ` Its description is published at <code>${escapeHtml(documentHost)}</code>.` : '';
+  return `<h1>${claimed} wants to use your Task Service account</h1>
+<p class="note">The Task Service has not checked who this app is: the name is the one it chose for itself.${from} Its client id is <code>${escapeHtml(client.id)}</code>.</p>`;
+}
+
+/** Which of our resources the tokens will be for (RFC 8707): the REST API or the MCP server. */
+function resourceLine(request: AuthorizationRequest): string {
+  if (request.resource) {
+    return `<p>It asks for access through the <strong>Task Service MCP server</strong> (<code>${escapeHtml(request.resource)}</code>), for an AI assistant or another MCP client.</p>`;
+  }
+  return '<p>It asks for access through the <strong>Task Service API</strong>.</p>';
 }
 
 export function renderErrorPage(message: string): string {

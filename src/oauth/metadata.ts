@@ -21,6 +21,7 @@ export function authorizationServerMetadata(issuer: string): Schemas['Authorizat
     revocation_endpoint_auth_methods_supported: ['none'],
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
+    client_id_metadata_document_supported: true,
     service_documentation: `${issuer}/docs`,
   };
 }

@@ -6,7 +6,7 @@ import { createAuthorizationCodesRepository } from './authorization-codes.reposi
 import { createAuthorizationsRepository } from './authorizations.repository.js';
 import { createAuthorizations } from './authorizations.service.js';
 import { createClientsRepository } from './clients.repository.js';
-import { createClients } from './clients.service.js';
+import { createClients, type FetchClientDocument } from './clients.service.js';
 import { createConsent } from './consent.service.js';
 import { createCsrf, csrfKey } from './csrf.js';
 import { createDeviceCodesRepository } from './device-codes.repository.js';
@@ -28,8 +28,12 @@ export interface OAuthComponent {
 export function createOAuthComponent(
   { config, db, logger }: CoreDeps,
   auth: Pick<AuthComponent, 'verifyCredentials' | 'tokenPairs' | 'accessTokens' | 'revokeApiTokensOfOAuthClient'>,
+  /** Client ID Metadata Documents, fetched through the connectors' safe fetch; without it, only registered clients. */
+  fetchClientDocument?: FetchClientDocument,
 ): OAuthComponent {
-  const clients = createClients(createClientsRepository(db));
+  const clients = createClients(createClientsRepository(db), fetchClientDocument, (clientId, reason) =>
+    logger.info({ clientId, reason }, 'client metadata document refused'),
+  );
   const codes = createAuthorizationCodesRepository(db);
   const authorizationsRepository = createAuthorizationsRepository(db);
   const library = createOAuthLibraryAdapter({
@@ -48,6 +52,7 @@ export function createOAuthComponent(
     library,
     authorizations: authorizationsRepository,
   });
+  const deviceCodes = createDeviceCodesRepository(db);
   const router = createOAuthRouter({
     publicUrl: config.PUBLIC_URL,
     clients,
@@ -60,9 +65,9 @@ export function createOAuthComponent(
       tokenPairs: auth.tokenPairs,
       apiTokens: { revokeForOAuthClient: auth.revokeApiTokensOfOAuthClient },
       clients,
+      deviceCodes,
     }),
   });
-  const deviceCodes = createDeviceCodesRepository(db);
   const deviceRouter = createDeviceRouter({
     publicUrl: config.PUBLIC_URL,
     grant: createDeviceGrant({ findClient: clients.find, repository: deviceCodes, tokenPairs: auth.tokenPairs, accessTokens: auth.accessTokens }),
