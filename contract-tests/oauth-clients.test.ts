@@ -36,7 +36,8 @@ describe('metadata documents', () => {
       registration_endpoint: `${issuer}/oauth/register`,
       scopes_supported: [...ALL, 'tokens:manage'],
       response_types_supported: ['code'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
+      grant_types_supported: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
+      device_authorization_endpoint: `${issuer}/oauth/device_authorization`,
       token_endpoint_auth_methods_supported: ['none'],
       code_challenge_methods_supported: ['S256'],
     });

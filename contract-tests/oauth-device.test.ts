@@ -89,6 +89,20 @@ describe('the device authorization grant (RFC 8628)', () => {
     for (const poll of polls.filter((p) => p.response.status !== 200)) expect(poll.body.error).toBe('invalid_grant');
   });
 
+  it('stops an approved code from working once the account withdraws the app, and revokes what it issued before', async () => {
+    const { email, client: web } = await signedInClient(server);
+    const redeemed = await deviceCode(server);
+    await approveDevice(server, redeemed.verification_uri_complete, email, PASSWORD);
+    const tokens = await pollDevice(server, redeemed.device_code);
+    expect(tokens.response.status).toBe(200);
+    const approved = await deviceCode(server);
+    await approveDevice(server, approved.verification_uri_complete, email, PASSWORD);
+
+    expect((await web.revokeAuthorization('taskctl')).response.status).toBe(204);
+    expectOAuthError(await pollDevice(server, approved.device_code), 400, 'invalid_grant');
+    expect((await refresh(server, 'taskctl', tokens.body.refresh_token as string)).body.error).toBe('invalid_grant');
+  });
+
   it('answers slow_down to a poll within the interval, and the interval grows by 5 seconds', async () => {
     const device = await deviceCode(server);
     expectOAuthError(await pollDevice(server, device.device_code), 400, 'authorization_pending');

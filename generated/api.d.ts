@@ -201,8 +201,9 @@ export interface paths {
          * Create a task
          * @description Creating beyond `TASKS_MAX_PER_ACCOUNT` stored tasks answers 403 `QUOTA_EXCEEDED` (exact under
          *     concurrency). With `Idempotency-Key`, the same key from the same account within 24 hours returns
-         *     the first response and creates nothing; the same key with a different body is 422
-         *     `IDEMPOTENCY_KEY_REUSED`. Scope `tasks:write`.
+         *     the first response and creates nothing (also when that task has since been deleted: the replay
+         *     names it, and it is 404 now); the same key with a different body is 422 `IDEMPOTENCY_KEY_REUSED`.
+         *     Scope `tasks:write`.
          */
         post: operations["createTask"];
         delete?: never;
@@ -953,7 +954,14 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description The one body of every error. */
+        /**
+         * @description The one body of every error.
+         * @example {
+         *       "statusCode": 404,
+         *       "code": "NOT_FOUND",
+         *       "message": "Task not found."
+         *     }
+         */
         Error: {
             /** @example 429 */
             statusCode: number;
@@ -996,6 +1004,13 @@ export interface components {
          * @enum {string}
          */
         Scope: "tasks:read" | "tasks:write" | "connectors:read" | "connectors:write" | "tokens:manage";
+        /**
+         * @example {
+         *       "email": "ada@example.com",
+         *       "password": "correct horse battery staple",
+         *       "name": "Ada Lovelace"
+         *     }
+         */
         RegisterRequest: {
             /**
              * Format: email
@@ -1005,13 +1020,33 @@ export interface components {
             password: string;
             name?: string;
         };
+        /**
+         * @example {
+         *       "email": "ada@example.com",
+         *       "password": "correct horse battery staple"
+         *     }
+         */
         LoginRequest: {
             email: string;
             password: string;
         };
+        /**
+         * @example {
+         *       "refreshToken": "Zm9yLWEtcmVmcmVzaC10b2tlbi1vbmx5LTQzLWNoYXJz4qF1"
+         *     }
+         */
         RefreshRequest: {
             refreshToken: string;
         };
+        /**
+         * @example {
+         *       "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6ImF0K2p3dCJ9.eyJzdWIiOiI1YjhjMGYyZS0xZDNhLTRjNmItOWU3Zi0yYTRkNmM4ZTBiMTMiLCJjaWQiOiJ3ZWIiLCJzY29wZSI6InRhc2tzOnJlYWQgdGFza3M6d3JpdGUifQ.q0Ss3pGdNq7xIPzoiCt3sCjxkO2JNhyV0v3MsaxWXo4",
+         *       "refreshToken": "Zm9yLWEtcmVmcmVzaC10b2tlbi1vbmx5LTQzLWNoYXJz4qF1",
+         *       "tokenType": "Bearer",
+         *       "expiresIn": 120,
+         *       "refreshExpiresIn": 2592000
+         *     }
+         */
         TokenPair: {
             /** @description A JWT; send it as `Authorization: Bearer <accessToken>`. */
             accessToken: string;
@@ -1024,6 +1059,14 @@ export interface components {
             /** @description Seconds the refresh token lives. */
             refreshExpiresIn: number;
         };
+        /**
+         * @example {
+         *       "id": "5b8c0f2e-1d3a-4c6b-9e7f-2a4d6c8e0b13",
+         *       "email": "ada@example.com",
+         *       "name": "Ada Lovelace",
+         *       "createdAt": "2026-10-30T12:00:00.000Z"
+         *     }
+         */
         Account: {
             /** Format: uuid */
             id: string;
@@ -1032,6 +1075,52 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * @example {
+         *       "tasks": {
+         *         "limit": 10000,
+         *         "used": 128
+         *       },
+         *       "connectorAccounts": [
+         *         {
+         *           "type": "github",
+         *           "limit": 5,
+         *           "used": 1
+         *         },
+         *         {
+         *           "type": "ical",
+         *           "limit": 5,
+         *           "used": 0
+         *         }
+         *       ],
+         *       "rateLimits": {
+         *         "account": {
+         *           "burst": {
+         *             "limit": 400,
+         *             "remaining": 388,
+         *             "resetSeconds": 42
+         *           },
+         *           "sustained": {
+         *             "limit": 8000,
+         *             "remaining": 7712,
+         *             "resetSeconds": 1980
+         *           }
+         *         },
+         *         "client": {
+         *           "burst": {
+         *             "limit": 400,
+         *             "remaining": 388,
+         *             "resetSeconds": 42
+         *           },
+         *           "sustained": {
+         *             "limit": 8000,
+         *             "remaining": 7712,
+         *             "resetSeconds": 1980
+         *           }
+         *         }
+         *       }
+         *     }
+         */
         Usage: {
             tasks: components["schemas"]["CapUsage"];
             connectorAccounts: {
@@ -1044,24 +1133,73 @@ export interface components {
                 client: components["schemas"]["BudgetUsage"];
             };
         };
+        /**
+         * @example {
+         *       "limit": 10000,
+         *       "used": 128
+         *     }
+         */
         CapUsage: {
             limit: number;
             used: number;
         };
+        /**
+         * @example {
+         *       "burst": {
+         *         "limit": 400,
+         *         "remaining": 388,
+         *         "resetSeconds": 42
+         *       },
+         *       "sustained": {
+         *         "limit": 8000,
+         *         "remaining": 7712,
+         *         "resetSeconds": 1980
+         *       }
+         *     }
+         */
         BudgetUsage: {
             burst: components["schemas"]["WindowUsage"];
             sustained: components["schemas"]["WindowUsage"];
         };
+        /**
+         * @example {
+         *       "limit": 400,
+         *       "remaining": 388,
+         *       "resetSeconds": 42
+         *     }
+         */
         WindowUsage: {
             limit: number;
             remaining: number;
             resetSeconds: number;
         };
+        /**
+         * @example {
+         *       "name": "nightly export",
+         *       "scopes": [
+         *         "tasks:read"
+         *       ],
+         *       "expiresInDays": 90
+         *     }
+         */
         CreateApiTokenRequest: {
             name: string;
             scopes?: components["schemas"]["Scope"][];
             expiresInDays?: number;
         };
+        /**
+         * @example {
+         *       "id": "9a7b3c1d-2e4f-4a6b-8c0d-e1f2a3b4c5d6",
+         *       "name": "nightly export",
+         *       "prefix": "tsk_4Kq9",
+         *       "scopes": [
+         *         "tasks:read"
+         *       ],
+         *       "createdAt": "2026-11-01T10:00:00.000Z",
+         *       "expiresAt": "2027-01-30T10:00:00.000Z",
+         *       "lastUsedAt": "2026-11-23T02:00:00.000Z"
+         *     }
+         */
         ApiToken: {
             /** Format: uuid */
             id: string;
@@ -1076,23 +1214,75 @@ export interface components {
             /** Format: date-time */
             lastUsedAt: string | null;
         };
+        /**
+         * @example {
+         *       "id": "9a7b3c1d-2e4f-4a6b-8c0d-e1f2a3b4c5d6",
+         *       "name": "nightly export",
+         *       "prefix": "tsk_4Kq9",
+         *       "scopes": [
+         *         "tasks:read"
+         *       ],
+         *       "createdAt": "2026-11-01T10:00:00.000Z",
+         *       "expiresAt": "2027-01-30T10:00:00.000Z",
+         *       "lastUsedAt": "2026-11-23T02:00:00.000Z",
+         *       "token": "tsk_4Kq9mW2xR7tLbN8vC3zP6yH1sD5fG0jQ"
+         *     }
+         */
         ApiTokenCreated: components["schemas"]["ApiToken"] & {
             /** @description The secret, `tsk_...`; shown only here. */
             token: string;
         };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "9a7b3c1d-2e4f-4a6b-8c0d-e1f2a3b4c5d6",
+         *           "name": "nightly export",
+         *           "prefix": "tsk_4Kq9",
+         *           "scopes": [
+         *             "tasks:read"
+         *           ],
+         *           "createdAt": "2026-11-01T10:00:00.000Z",
+         *           "expiresAt": "2027-01-30T10:00:00.000Z",
+         *           "lastUsedAt": "2026-11-23T02:00:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
         ApiTokenList: {
             items: components["schemas"]["ApiToken"][];
         };
         /** @enum {string} */
         TaskStatus: "open" | "completed";
+        /**
+         * @example {
+         *       "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+         *       "title": "Write the release notes",
+         *       "notes": "Cover the new sync options and the CLI.",
+         *       "status": "open",
+         *       "priority": 2,
+         *       "dueAt": "2026-12-01T17:00:00.000Z",
+         *       "labels": [
+         *         "release",
+         *         "docs"
+         *       ],
+         *       "completedAt": null,
+         *       "createdAt": "2026-11-20T09:15:00.000Z",
+         *       "updatedAt": "2026-11-21T14:02:31.000Z",
+         *       "source": null
+         *     }
+         */
         Task: {
             /** Format: uuid */
             id: string;
             title: string;
             notes: string | null;
             status: components["schemas"]["TaskStatus"];
-            /** @description 1 is the most urgent. */
-            priority: number;
+            /**
+             * @description 1 is the most urgent.
+             * @enum {integer}
+             */
+            priority: 1 | 2 | 3 | 4;
             /** Format: date-time */
             dueAt: string | null;
             labels: string[];
@@ -1108,6 +1298,14 @@ export interface components {
             /** @description Null for tasks made here; else where a sync brought the task from. */
             source: null | components["schemas"]["TaskSource"];
         };
+        /**
+         * @example {
+         *       "connectorAccountId": "0e3f8a52-6b1c-4d9e-a7f2-3c5b8d1e4f60",
+         *       "connectorType": "github",
+         *       "externalId": "2871466031",
+         *       "url": "https://github.com/acme/widgets/issues/412"
+         *     }
+         */
         TaskSource: {
             /** Format: uuid */
             connectorAccountId: string;
@@ -1115,25 +1313,69 @@ export interface components {
             externalId: string;
             url: string | null;
         };
+        /**
+         * @example {
+         *       "title": "Write the release notes",
+         *       "notes": "Cover the new sync options and the CLI.",
+         *       "priority": 2,
+         *       "dueAt": "2026-12-01T17:00:00Z",
+         *       "labels": [
+         *         "release",
+         *         "docs"
+         *       ]
+         *     }
+         */
         TaskCreate: {
             title: string;
             notes?: string | null;
             status?: components["schemas"]["TaskStatus"];
-            /** @description 1 is the most urgent; 3 when left out. */
-            priority?: number;
+            /**
+             * @description 1 is the most urgent; 3 when left out.
+             * @enum {integer}
+             */
+            priority?: 1 | 2 | 3 | 4;
             /** Format: date-time */
             dueAt?: string | null;
             labels?: string[];
         };
+        /**
+         * @example {
+         *       "status": "completed"
+         *     }
+         */
         TaskUpdate: {
             title?: string;
             notes?: string | null;
             status?: components["schemas"]["TaskStatus"];
-            priority?: number;
+            /** @enum {integer} */
+            priority?: 1 | 2 | 3 | 4;
             /** Format: date-time */
             dueAt?: string | null;
             labels?: string[];
         };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+         *           "title": "Write the release notes",
+         *           "notes": "Cover the new sync options and the CLI.",
+         *           "status": "open",
+         *           "priority": 2,
+         *           "dueAt": "2026-12-01T17:00:00.000Z",
+         *           "labels": [
+         *             "release",
+         *             "docs"
+         *           ],
+         *           "completedAt": null,
+         *           "createdAt": "2026-11-20T09:15:00.000Z",
+         *           "updatedAt": "2026-11-21T14:02:31.000Z",
+         *           "source": null
+         *         }
+         *       ],
+         *       "nextCursor": "eyJjIjoxNzk1NDY2MDAwMDAwLCJpIjoiN2M5ZTY2NzkifQ"
+         *     }
+         */
         TaskList: {
             items: components["schemas"]["Task"][];
             /** @description Pass as `cursor` for the next page; null at the end. */
@@ -1141,15 +1383,43 @@ export interface components {
         };
         /** @enum {string} */
         ConnectorType: "github" | "ical";
+        /**
+         * @example {
+         *       "type": "github",
+         *       "name": "GitHub issues",
+         *       "maxAccounts": 5
+         *     }
+         */
         Connector: {
             type: components["schemas"]["ConnectorType"];
             name: string;
             /** @description Connected accounts of this type allowed per account. */
             maxAccounts: number;
         };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "type": "github",
+         *           "name": "GitHub issues",
+         *           "maxAccounts": 5
+         *         },
+         *         {
+         *           "type": "ical",
+         *           "name": "iCalendar feed",
+         *           "maxAccounts": 5
+         *         }
+         *       ]
+         *     }
+         */
         ConnectorList: {
             items: components["schemas"]["Connector"][];
         };
+        /**
+         * @example {
+         *       "token": "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+         *     }
+         */
         GithubCredentials: {
             /** @description A GitHub personal access token or OAuth token. */
             token: string;
@@ -1159,12 +1429,28 @@ export interface components {
              */
             baseUrl?: string;
         };
+        /**
+         * @example {
+         *       "url": "webcal://calendar.example.com/tasks.ics"
+         *     }
+         */
         IcalCredentials: {
             /** @description An http(s) or webcal feed address; it may carry a secret token. */
             url: string;
         };
         /** @description The credentials of the connector type in the path. */
         ConnectAccountRequest: components["schemas"]["GithubCredentials"] | components["schemas"]["IcalCredentials"];
+        /**
+         * @example {
+         *       "id": "0e3f8a52-6b1c-4d9e-a7f2-3c5b8d1e4f60",
+         *       "type": "github",
+         *       "externalId": "583231",
+         *       "displayName": "octocat (GitHub)",
+         *       "createdAt": "2026-11-02T08:00:00.000Z",
+         *       "updatedAt": "2026-11-02T08:00:00.000Z",
+         *       "lastSyncedAt": "2026-11-23T07:30:12.000Z"
+         *     }
+         */
         ConnectorAccount: {
             /** Format: uuid */
             id: string;
@@ -1188,11 +1474,42 @@ export interface components {
             /** Format: date-time */
             lastSyncedAt: string | null;
         };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "0e3f8a52-6b1c-4d9e-a7f2-3c5b8d1e4f60",
+         *           "type": "github",
+         *           "externalId": "583231",
+         *           "displayName": "octocat (GitHub)",
+         *           "createdAt": "2026-11-02T08:00:00.000Z",
+         *           "updatedAt": "2026-11-02T08:00:00.000Z",
+         *           "lastSyncedAt": "2026-11-23T07:30:12.000Z"
+         *         }
+         *       ]
+         *     }
+         */
         ConnectorAccountList: {
             items: components["schemas"]["ConnectorAccount"][];
         };
         /** @enum {string} */
         SyncJobStatus: "queued" | "running" | "succeeded" | "failed";
+        /**
+         * @example {
+         *       "id": "c4a1d2e3-8f7b-4e6a-9d0c-1b2a3c4d5e6f",
+         *       "connectorAccountId": "0e3f8a52-6b1c-4d9e-a7f2-3c5b8d1e4f60",
+         *       "status": "succeeded",
+         *       "createdAt": "2026-11-23T07:30:00.000Z",
+         *       "startedAt": "2026-11-23T07:30:01.000Z",
+         *       "finishedAt": "2026-11-23T07:30:12.000Z",
+         *       "fetched": 42,
+         *       "created": 5,
+         *       "updated": 3,
+         *       "unchanged": 34,
+         *       "droppedOverQuota": 0,
+         *       "error": null
+         *     }
+         */
         SyncJob: {
             /** Format: uuid */
             id: string;
@@ -1221,9 +1538,65 @@ export interface components {
              */
             error: string | null;
         };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "c4a1d2e3-8f7b-4e6a-9d0c-1b2a3c4d5e6f",
+         *           "connectorAccountId": "0e3f8a52-6b1c-4d9e-a7f2-3c5b8d1e4f60",
+         *           "status": "succeeded",
+         *           "createdAt": "2026-11-23T07:30:00.000Z",
+         *           "startedAt": "2026-11-23T07:30:01.000Z",
+         *           "finishedAt": "2026-11-23T07:30:12.000Z",
+         *           "fetched": 42,
+         *           "created": 5,
+         *           "updated": 3,
+         *           "unchanged": 34,
+         *           "droppedOverQuota": 0,
+         *           "error": null
+         *         }
+         *       ]
+         *     }
+         */
         SyncJobList: {
             items: components["schemas"]["SyncJob"][];
         };
+        /**
+         * @example {
+         *       "issuer": "http://localhost:3000",
+         *       "authorization_endpoint": "http://localhost:3000/oauth/authorize",
+         *       "token_endpoint": "http://localhost:3000/oauth/token",
+         *       "revocation_endpoint": "http://localhost:3000/oauth/revoke",
+         *       "registration_endpoint": "http://localhost:3000/oauth/register",
+         *       "device_authorization_endpoint": "http://localhost:3000/oauth/device_authorization",
+         *       "scopes_supported": [
+         *         "tasks:read",
+         *         "tasks:write",
+         *         "connectors:read",
+         *         "connectors:write",
+         *         "tokens:manage"
+         *       ],
+         *       "response_types_supported": [
+         *         "code"
+         *       ],
+         *       "grant_types_supported": [
+         *         "authorization_code",
+         *         "refresh_token",
+         *         "urn:ietf:params:oauth:grant-type:device_code"
+         *       ],
+         *       "token_endpoint_auth_methods_supported": [
+         *         "none"
+         *       ],
+         *       "revocation_endpoint_auth_methods_supported": [
+         *         "none"
+         *       ],
+         *       "code_challenge_methods_supported": [
+         *         "S256"
+         *       ],
+         *       "authorization_response_iss_parameter_supported": true,
+         *       "service_documentation": "http://localhost:3000/docs"
+         *     }
+         */
         AuthorizationServerMetadata: {
             issuer: string;
             authorization_endpoint: string;
@@ -1244,6 +1617,26 @@ export interface components {
             client_id_metadata_document_supported?: boolean;
             service_documentation?: string;
         };
+        /**
+         * @example {
+         *       "resource": "http://localhost:3000",
+         *       "authorization_servers": [
+         *         "http://localhost:3000"
+         *       ],
+         *       "scopes_supported": [
+         *         "tasks:read",
+         *         "tasks:write",
+         *         "connectors:read",
+         *         "connectors:write",
+         *         "tokens:manage"
+         *       ],
+         *       "bearer_methods_supported": [
+         *         "header"
+         *       ],
+         *       "resource_name": "Task Service API",
+         *       "resource_documentation": "http://localhost:3000/docs"
+         *     }
+         */
         ProtectedResourceMetadata: {
             resource: string;
             authorization_servers: string[];
@@ -1252,7 +1645,24 @@ export interface components {
             resource_name?: string;
             resource_documentation?: string;
         };
-        /** @description RFC 7591 client metadata; values are checked by the server (see the operation) so refusals are RFC 7591 errors. */
+        /**
+         * @description RFC 7591 client metadata; values are checked by the server (see the operation) so refusals are RFC 7591 errors.
+         * @example {
+         *       "client_name": "Acme Planner",
+         *       "redirect_uris": [
+         *         "https://planner.example.com/oauth/callback"
+         *       ],
+         *       "token_endpoint_auth_method": "none",
+         *       "grant_types": [
+         *         "authorization_code",
+         *         "refresh_token"
+         *       ],
+         *       "response_types": [
+         *         "code"
+         *       ],
+         *       "scope": "tasks:read tasks:write"
+         *     }
+         */
         OAuthClientRegistrationRequest: {
             /** @description At most 200 characters. */
             client_name?: string;
@@ -1269,6 +1679,25 @@ export interface components {
             /** @description `native` (redirect URIs on loopback http or a private-use scheme) or `web` (https redirect URIs). When absent, what the redirect URIs say. */
             application_type?: string;
         };
+        /**
+         * @example {
+         *       "client_id": "c_3f9a1c2b4d5e6f70",
+         *       "client_id_issued_at": 1795400000,
+         *       "client_name": "Acme Planner",
+         *       "redirect_uris": [
+         *         "https://planner.example.com/oauth/callback"
+         *       ],
+         *       "token_endpoint_auth_method": "none",
+         *       "grant_types": [
+         *         "authorization_code",
+         *         "refresh_token"
+         *       ],
+         *       "response_types": [
+         *         "code"
+         *       ],
+         *       "scope": "tasks:read tasks:write"
+         *     }
+         */
         OAuthClientRegistration: {
             client_id: string;
             client_id_issued_at?: number;
@@ -1282,7 +1711,16 @@ export interface components {
             /** @enum {string} */
             application_type?: "native" | "web";
         };
-        /** @description RFC 6749 §4.1.3 and §6; the server checks the values so refusals are RFC 6749 §5.2 errors. */
+        /**
+         * @description RFC 6749 §4.1.3 and §6; the server checks the values so refusals are RFC 6749 §5.2 errors.
+         * @example {
+         *       "grant_type": "authorization_code",
+         *       "code": "SplxlOBeZQQYbYS6WxSbIA",
+         *       "redirect_uri": "http://127.0.0.1:53682/callback",
+         *       "client_id": "taskctl",
+         *       "code_verifier": "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+         *     }
+         */
         OAuthTokenRequest: {
             /** @description `authorization_code`, `refresh_token` or `urn:ietf:params:oauth:grant-type:device_code` (required). */
             grant_type?: string;
@@ -1304,6 +1742,15 @@ export interface components {
              */
             resource?: string;
         };
+        /**
+         * @example {
+         *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6ImF0K2p3dCJ9.eyJzdWIiOiI1YjhjMGYyZS0xZDNhLTRjNmItOWU3Zi0yYTRkNmM4ZTBiMTMiLCJjaWQiOiJ3ZWIiLCJzY29wZSI6InRhc2tzOnJlYWQgdGFza3M6d3JpdGUifQ.q0Ss3pGdNq7xIPzoiCt3sCjxkO2JNhyV0v3MsaxWXo4",
+         *       "token_type": "Bearer",
+         *       "expires_in": 120,
+         *       "refresh_token": "Zm9yLWEtcmVmcmVzaC10b2tlbi1vbmx5LTQzLWNoYXJz4qF1",
+         *       "scope": "tasks:read tasks:write"
+         *     }
+         */
         OAuthTokenResponse: {
             access_token: string;
             /** @enum {string} */
@@ -1312,6 +1759,13 @@ export interface components {
             refresh_token: string;
             scope: string;
         };
+        /**
+         * @example {
+         *       "token": "Zm9yLWEtcmVmcmVzaC10b2tlbi1vbmx5LTQzLWNoYXJz4qF1",
+         *       "token_type_hint": "refresh_token",
+         *       "client_id": "taskctl"
+         *     }
+         */
         OAuthRevokeRequest: {
             /** @description A refresh or access token (required). */
             token?: string;
@@ -1319,11 +1773,32 @@ export interface components {
             token_type_hint?: string;
             client_id?: string;
         };
+        /**
+         * @example {
+         *       "error": "invalid_grant",
+         *       "error_description": "The authorization code is invalid, expired or already used."
+         *     }
+         */
         OAuthError: {
             /** @example invalid_grant */
             error: string;
             error_description?: string;
         };
+        /**
+         * @example {
+         *       "decision": "allow",
+         *       "email": "ada@example.com",
+         *       "password": "correct horse battery staple",
+         *       "csrf_token": "v1.1795466000.Yk3zQ2c9",
+         *       "response_type": "code",
+         *       "client_id": "taskctl",
+         *       "redirect_uri": "http://127.0.0.1:53682/callback",
+         *       "code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+         *       "code_challenge_method": "S256",
+         *       "state": "af0ifjsldkj",
+         *       "scope": "tasks:read tasks:write"
+         *     }
+         */
         OAuthAuthorizationForm: {
             /** @enum {string} */
             decision: "allow" | "deny";
@@ -1339,13 +1814,29 @@ export interface components {
             scope?: string;
             resource?: string;
         };
-        /** @description RFC 8628 §3.1; the server checks the values so refusals are RFC 6749 §5.2 errors. */
+        /**
+         * @description RFC 8628 §3.1; the server checks the values so refusals are RFC 6749 §5.2 errors.
+         * @example {
+         *       "client_id": "taskctl",
+         *       "scope": "tasks:read tasks:write"
+         *     }
+         */
         DeviceAuthorizationRequest: {
             /** @description `taskctl` (required). */
             client_id?: string;
             /** @description Space-separated scopes. */
             scope?: string;
         };
+        /**
+         * @example {
+         *       "device_code": "GmRhmhcxhwAzkoEqiMEg_DnyEysNkuNhszIySk9eS",
+         *       "user_code": "BCDF-GHJK",
+         *       "verification_uri": "http://localhost:3000/oauth/device",
+         *       "verification_uri_complete": "http://localhost:3000/oauth/device?user_code=BCDF-GHJK",
+         *       "expires_in": 600,
+         *       "interval": 5
+         *     }
+         */
         DeviceAuthorizationResponse: {
             /** @description For the token endpoint only; never shown to the person. */
             device_code: string;
@@ -1360,6 +1851,15 @@ export interface components {
             /** @description Seconds to wait between polls (5); `slow_down` adds 5. */
             interval: number;
         };
+        /**
+         * @example {
+         *       "user_code": "BCDF-GHJK",
+         *       "csrf_token": "v1.1795466000.Yk3zQ2c9",
+         *       "decision": "allow",
+         *       "email": "ada@example.com",
+         *       "password": "correct horse battery staple"
+         *     }
+         */
         DeviceVerificationForm: {
             user_code?: string;
             csrf_token?: string;
@@ -1368,6 +1868,23 @@ export interface components {
             email?: string;
             password?: string;
         };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "clientId": "taskctl",
+         *           "clientName": "taskctl (command line)",
+         *           "scopes": [
+         *             "tasks:read",
+         *             "tasks:write",
+         *             "connectors:read",
+         *             "connectors:write"
+         *           ],
+         *           "authorizedAt": "2026-11-22T18:40:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
         AuthorizationList: {
             items: {
                 clientId: string;
@@ -1377,10 +1894,24 @@ export interface components {
                 authorizedAt: string;
             }[];
         };
+        /**
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
         Health: {
             /** @enum {string} */
             status: "ok";
         };
+        /**
+         * @example {
+         *       "status": "ok",
+         *       "checks": {
+         *         "database": "up",
+         *         "redis": "not-configured"
+         *       }
+         *     }
+         */
         Readiness: {
             /** @enum {string} */
             status: "ok" | "degraded" | "unavailable";
@@ -1670,6 +2201,27 @@ export interface components {
             };
         };
         /**
+         * @description The request line and headers together are over 16 KiB (`HEADERS_TOO_LARGE`); for this operation, a
+         *     query of that size: the parameters' lengths are capped well below, but percent-encoded non-ASCII
+         *     text grows up to nine bytes a character. Answered by the HTTP parser before anything else: no
+         *     rate-limit headers, and the connection is closed.
+         */
+        RequestHeadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "statusCode": 431,
+                 *       "code": "HEADERS_TOO_LARGE",
+                 *       "message": "The request headers are larger than 16 KiB."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description An OAuth protocol error (RFC 6749 §5.2, RFC 8628 §3.5), or a form whose fields are longer than the
          *     schema allows (`VALIDATION_FAILED`, common error body).
          */
@@ -1744,6 +2296,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                 "text/html": string;
                 "application/json": components["schemas"]["Error"];
             };
@@ -3009,6 +3562,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -3025,6 +3579,7 @@ export interface operations {
             };
             400: components["responses"]["AuthorizationErrorPage"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3054,6 +3609,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -3091,6 +3647,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                     "text/html": string;
                     "application/json": components["schemas"]["Error"];
                 };
@@ -3240,6 +3797,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -3274,6 +3832,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -3300,6 +3859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                     "text/html": string;
                     "application/json": components["schemas"]["Error"];
                 };
@@ -3443,6 +4003,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example # HELP http_request_duration_seconds Request duration by operationId and status
+                     *     # TYPE http_request_duration_seconds histogram
+                     *     http_request_duration_seconds_count{operationId="listTasks",status="200"} 1042
+                     */
                     "text/plain": string;
                 };
             };
@@ -3541,6 +4106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -3571,6 +4137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example /*! Redoc standalone bundle *\/ … */
                     "text/javascript": string;
                 };
             };
@@ -3601,6 +4168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <svg xmlns="http://www.w3.org/2000/svg" width="160" height="40">…</svg> */
                     "image/svg+xml": string;
                 };
             };

@@ -23,8 +23,10 @@ export function createAuthorizations(deps: {
   tokenPairs: TokenPairs;
   apiTokens: Pick<ApiTokens, 'revokeForOAuthClient'>;
   clients: Clients;
+  /** The device grant's approved codes (RFC 8628), withdrawn like authorisation codes. */
+  deviceCodes?: { withdraw: (accountId: string, clientId: string) => Promise<void> };
 }): Authorizations {
-  const { repository, codes, tokenPairs, apiTokens, clients } = deps;
+  const { repository, codes, tokenPairs, apiTokens, clients, deviceCodes } = deps;
   // The account's own sessions and API tokens manage every app; an app manages only itself.
   const visibleTo = (caller: Caller, clientId: string) => caller.kind !== 'oauth' || caller.clientId === clientId;
 
@@ -46,6 +48,7 @@ export function createAuthorizations(deps: {
       if (!visibleTo(caller, clientId) || !(await repository.remove(caller.accountId, clientId))) throw errors.notFound('Authorisation');
       // Codes first: a redemption in flight then sees the mark and revokes what it issues itself.
       await codes.revokeAccountClient(caller.accountId, clientId, Date.now());
+      await deviceCodes?.withdraw(caller.accountId, clientId);
       await tokenPairs.revokeClientSessions(caller.accountId, clientId);
       await apiTokens.revokeForOAuthClient(caller.accountId, clientId);
     },

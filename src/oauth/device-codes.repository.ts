@@ -1,6 +1,7 @@
 import type { Db } from '../platform/db.js';
 
-export type DeviceCodeStatus = 'pending' | 'approved' | 'denied' | 'used';
+/** `withdrawn`: the account withdrew the app's authorisation after approving (or redeeming) the code. */
+export type DeviceCodeStatus = 'pending' | 'approved' | 'denied' | 'used' | 'withdrawn';
 
 export interface DeviceCodeRow {
   device_code_hash: string;
@@ -43,6 +44,9 @@ export interface DeviceCodesRepository {
   decide: (userCodeHash: string, decision: { approved: true; accountId: string } | { approved: false }, now: number) => Promise<DeviceCodeRow | undefined>;
   /** One poll of the token endpoint by `clientId`. */
   poll: (deviceCodeHash: string, clientId: string, now: number) => Promise<PollOutcome>;
+  /** The authorisation was withdrawn: approved codes stop working, and in-flight redemptions revoke what they issue. */
+  withdraw: (accountId: string, clientId: string) => Promise<void>;
+  isWithdrawn: (deviceCodeHash: string) => Promise<boolean>;
 }
 
 export function createDeviceCodesRepository(db: Db): DeviceCodesRepository {
@@ -93,11 +97,20 @@ export function createDeviceCodesRepository(db: Db): DeviceCodesRepository {
 
       // Nothing changed: the row only says which refusal to give.
       const row = await db<DeviceCodeRow>(table).where({ device_code_hash: deviceCodeHash, client_id: clientId }).first();
-      if (!row || row.status === 'used') return { kind: 'invalid' };
+      if (!row || row.status === 'used' || row.status === 'withdrawn') return { kind: 'invalid' };
       if (row.status === 'denied') return { kind: 'denied' };
       if (Number(row.expires_at) <= now) return { kind: 'expired' };
       // Approved between our UPDATEs: the next poll gets the tokens.
       return { kind: 'pending' };
+    },
+
+    withdraw: async (accountId, clientId) => {
+      await db(table).update({ status: 'withdrawn' }).where({ account_id: accountId, client_id: clientId }).whereIn('status', ['approved', 'used']);
+    },
+
+    isWithdrawn: async (deviceCodeHash) => {
+      const row = await db<DeviceCodeRow>(table).select('status').where({ device_code_hash: deviceCodeHash }).first();
+      return row?.status === 'withdrawn';
     },
   };
 }

@@ -121,6 +121,11 @@ export function createDeviceGrant(deps: {
           const { row } = outcome;
           const scopes = parseScopes(row.scope);
           const pair = await tokenPairs.issue({ accountId: row.account_id!, clientId: row.client_id, scopes }, { familyId: row.family_id });
+          // Withdrawn while this redemption was in flight: what it issued must not live (as with codes).
+          if (await repository.isWithdrawn(row.device_code_hash)) {
+            await tokenPairs.revokeFamily(row.family_id);
+            return refusal(400, 'invalid_grant', 'The authorisation was withdrawn.');
+          }
           return {
             ok: true,
             body: {

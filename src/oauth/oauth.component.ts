@@ -52,6 +52,7 @@ export function createOAuthComponent(
     library,
     authorizations: authorizationsRepository,
   });
+  const deviceCodes = createDeviceCodesRepository(db);
   const router = createOAuthRouter({
     publicUrl: config.PUBLIC_URL,
     clients,
@@ -64,9 +65,9 @@ export function createOAuthComponent(
       tokenPairs: auth.tokenPairs,
       apiTokens: { revokeForOAuthClient: auth.revokeApiTokensOfOAuthClient },
       clients,
+      deviceCodes,
     }),
   });
-  const deviceCodes = createDeviceCodesRepository(db);
   const deviceRouter = createDeviceRouter({
     publicUrl: config.PUBLIC_URL,
     grant: createDeviceGrant({ findClient: clients.find, repository: deviceCodes, tokenPairs: auth.tokenPairs, accessTokens: auth.accessTokens }),
