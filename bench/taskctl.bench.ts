@@ -15,7 +15,7 @@ const roomy = { RATE_LIMIT_BURST_PER_MINUTE: '100000', RATE_LIMIT_SUSTAINED_PER_
 const server = await startServer({ env: { ...roomy, OPENAPI_VALIDATE_RESPONSES: 'false' } });
 try {
   const { client } = await signedInClient(server);
-  for (let i = 0; i < 50; i++) await client.createTask({ title: `bench task ${i}`, labels: ['bench'], priority: 1 + (i % 4) });
+  for (let i = 0; i < 50; i++) await client.createTask({ title: `bench task ${i}`, labels: ['bench'], priority: (1 + (i % 4)) as 1 | 2 | 3 | 4 });
   const token = (await client.createApiToken({ name: 'bench' })).data!.token;
   const url = `${server.baseUrl}/tasks?limit=50`;
 

@@ -51,7 +51,7 @@ describe('POST /mcp: the tools over the signed-in account', () => {
     expect(create.inputSchema).toMatchObject({
       type: 'object',
       required: ['title'],
-      properties: { title: { type: 'string', minLength: 1, maxLength: 500 }, priority: { type: 'integer', minimum: 1, maximum: 4 } },
+      properties: { title: { type: 'string', minLength: 1, maxLength: 500 }, priority: { type: 'integer', enum: [1, 2, 3, 4] } },
     });
     expect(create.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
     expect(tools.find((tool) => tool.name === 'list_tasks')!.annotations).toMatchObject({ readOnlyHint: true });

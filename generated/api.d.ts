@@ -1278,8 +1278,11 @@ export interface components {
             title: string;
             notes: string | null;
             status: components["schemas"]["TaskStatus"];
-            /** @description 1 is the most urgent. */
-            priority: number;
+            /**
+             * @description 1 is the most urgent.
+             * @enum {integer}
+             */
+            priority: 1 | 2 | 3 | 4;
             /** Format: date-time */
             dueAt: string | null;
             labels: string[];
@@ -1326,8 +1329,11 @@ export interface components {
             title: string;
             notes?: string | null;
             status?: components["schemas"]["TaskStatus"];
-            /** @description 1 is the most urgent; 3 when left out. */
-            priority?: number;
+            /**
+             * @description 1 is the most urgent; 3 when left out.
+             * @enum {integer}
+             */
+            priority?: 1 | 2 | 3 | 4;
             /** Format: date-time */
             dueAt?: string | null;
             labels?: string[];
@@ -1341,7 +1347,8 @@ export interface components {
             title?: string;
             notes?: string | null;
             status?: components["schemas"]["TaskStatus"];
-            priority?: number;
+            /** @enum {integer} */
+            priority?: 1 | 2 | 3 | 4;
             /** Format: date-time */
             dueAt?: string | null;
             labels?: string[];
@@ -2194,15 +2201,25 @@ export interface components {
             };
         };
         /**
-         * @description The request line and headers together are over 16 KiB (for this operation, a query of that size:
-         *     the parameters' lengths are capped well below, but percent-encoded non-ASCII text grows up to nine
-         *     bytes a character). Answered by the HTTP layer before anything else: no body, no rate-limit headers.
+         * @description The request line and headers together are over 16 KiB (`HEADERS_TOO_LARGE`); for this operation, a
+         *     query of that size: the parameters' lengths are capped well below, but percent-encoded non-ASCII
+         *     text grows up to nine bytes a character. Answered by the HTTP parser before anything else: no
+         *     rate-limit headers, and the connection is closed.
          */
         RequestHeadTooLarge: {
             headers: {
                 [name: string]: unknown;
             };
-            content?: never;
+            content: {
+                /**
+                 * @example {
+                 *       "statusCode": 431,
+                 *       "code": "HEADERS_TOO_LARGE",
+                 *       "message": "The request headers are larger than 16 KiB."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
         };
         /**
          * @description An OAuth protocol error (RFC 6749 §5.2, RFC 8628 §3.5), or a form whose fields are longer than the

@@ -119,7 +119,8 @@ export function toTask(row: TaskRow): Task {
     title: row.title,
     notes: row.notes,
     status: row.status,
-    priority: Number(row.priority),
+    // Written only through the validated edge (1..4); response validation checks it in tests.
+    priority: Number(row.priority) as Task['priority'],
     dueAt: toIsoOrNull(row.due_at),
     labels: JSON.parse(row.labels) as string[],
     completedAt: toIsoOrNull(row.completed_at),

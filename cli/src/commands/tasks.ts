@@ -64,7 +64,7 @@ export function taskCommands(program: Command, run: WithContext): void {
         const body = {
           title: words.join(' '),
           ...(options.notes !== undefined ? { notes: options.notes } : {}),
-          ...(options.priority !== undefined ? { priority: wholeNumber(options.priority, '--priority', 1, 4) } : {}),
+          ...(options.priority !== undefined ? { priority: wholeNumber(options.priority, '--priority', 1, 4) as 1 | 2 | 3 | 4 } : {}),
           ...(options.due !== undefined ? { dueAt: dateTime(options.due, '--due') } : {}),
           ...(options.label.length > 0 ? { labels: options.label } : {}),
         };
@@ -152,7 +152,7 @@ function changes(options: EditOptions): TaskUpdate {
     ...(options.title !== undefined ? { title: options.title } : {}),
     ...(options.notes !== undefined ? { notes: options.notes } : {}),
     ...(options.clearNotes ? { notes: null } : {}),
-    ...(options.priority !== undefined ? { priority: wholeNumber(options.priority, '--priority', 1, 4) } : {}),
+    ...(options.priority !== undefined ? { priority: wholeNumber(options.priority, '--priority', 1, 4) as 1 | 2 | 3 | 4 } : {}),
     ...(options.due !== undefined ? { dueAt: dateTime(options.due, '--due') } : {}),
     ...(options.clearDue ? { dueAt: null } : {}),
     ...(options.label.length > 0 ? { labels: options.label } : {}),
