@@ -43,7 +43,13 @@ for arg in "$@"; do
 done
 
 if [ "$USE_DOCKER" = 1 ]; then
-  st() { docker run --rm --network host -v "$PWD:/project" -w /project "schemathesis/schemathesis:v$SCHEMATHESIS_VERSION" "$@"; }
+  # Host networking: the container's 127.0.0.1 is this machine's. The config files read the credentials
+  # from the environment, so it is passed in by name (values never on the command line).
+  st() {
+    docker run --rm --network host -v "$PWD:/project" -w /project \
+      -e CONFORMANCE_EMAIL_USED -e CONFORMANCE_PASSWORD_USED -e CONFORMANCE_API_TOKEN -e CONFORMANCE_OAUTH_TOKEN \
+      -e CONFORMANCE_CONNECTOR_ACCOUNT_ID "${CONFORMANCE_DOCKER_IMAGE:-schemathesis/schemathesis:v$SCHEMATHESIS_VERSION}" "$@"
+  }
 elif [ -x "$VENV/bin/st" ]; then
   st() { "$VENV/bin/st" "$@"; }
 else
