@@ -14,6 +14,9 @@ export interface AccountsRepository {
   insert: (account: { email: string; passwordHash: string; name: string | null; now: number }) => Promise<AccountRow | undefined>;
   findByEmail: (email: string) => Promise<AccountRow | undefined>;
   findById: (id: string) => Promise<AccountRow | undefined>;
+  exists: (id: string) => Promise<boolean>;
+  /** Deletes the account; every row of it goes too (ON DELETE CASCADE). False when it was already gone. */
+  delete: (id: string) => Promise<boolean>;
 }
 
 const COLUMNS: (keyof AccountRow)[] = ['id', 'email', 'password_hash', 'name', 'created_at'];
@@ -28,5 +31,7 @@ export function createAccountsRepository(db: Db): AccountsRepository {
     },
     findByEmail: (email) => db<AccountRow>('accounts').select(COLUMNS).where({ email }).first(),
     findById: (id) => db<AccountRow>('accounts').select(COLUMNS).where({ id }).first(),
+    exists: async (id) => (await db('accounts').select('id').where({ id }).first()) !== undefined,
+    delete: async (id) => (await db('accounts').where({ id }).delete()) > 0,
   };
 }

@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { CoreDeps } from '../deps.js';
 import { createAccessTokens, type AccessTokens } from './access-tokens.js';
+import { createAccountCheck } from './account-check.js';
 import { createAccountsRepository } from './accounts.repository.js';
 import { createApiTokensRepository } from './api-tokens.repository.js';
 import { createApiTokensRouter } from './api-tokens.routes.js';
@@ -44,8 +45,9 @@ export function createAuthComponent({ config, db, logger }: CoreDeps): AuthCompo
     refreshLifetimeSeconds: config.JWT_REFRESH_EXPIRES,
   });
   const apiTokens = createApiTokens(createApiTokensRepository(db), tokenPairs);
+  const accounts = createAccountsRepository(db);
   const service = createAuthService({
-    accounts: createAccountsRepository(db),
+    accounts,
     passwords: createPasswords(),
     lockout: createLoginLockout(db, {
       maxFailedAttempts: config.LOGIN_MAX_FAILED_ATTEMPTS,
@@ -57,7 +59,10 @@ export function createAuthComponent({ config, db, logger }: CoreDeps): AuthCompo
   const router = Router();
   router.use(createAuthRouter(service), createApiTokensRouter(apiTokens));
   return {
-    identifyCaller: inSequence(createIdentifyCaller(accessTokens, apiTokens), createAudienceCheck(config.JWT_AUDIENCE, config.PUBLIC_URL)),
+    identifyCaller: inSequence(
+      inSequence(createIdentifyCaller(accessTokens, apiTokens), createAudienceCheck(config.JWT_AUDIENCE, config.PUBLIC_URL)),
+      createAccountCheck(accounts.exists),
+    ),
     router,
     refreshTokenAccount: tokenPairs.accountOf,
     verifyCredentials: service.verifyCredentials,

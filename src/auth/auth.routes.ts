@@ -26,6 +26,11 @@ export function createAuthRouter(service: AuthService): Router {
     res.status(204).end();
   });
 
+  router.delete('/me', async (req, res) => {
+    await service.deleteAccount(req.caller!, (req.body as Schemas['DeleteAccountRequest']).password);
+    res.status(204).end();
+  });
+
   router.get('/me', async (req, res) => {
     res.json(await service.getAccount(req.caller!.accountId));
   });

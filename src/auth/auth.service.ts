@@ -1,5 +1,5 @@
 import type { components } from '../../generated/api.js';
-import { ALL_SCOPES } from '../http/caller.js';
+import { ALL_SCOPES, type Caller } from '../http/caller.js';
 import { AppError, errors } from '../platform/errors.js';
 import { toIso } from '../platform/time.js';
 import { WEB_CLIENT_ID } from './access-tokens.js';
@@ -21,6 +21,8 @@ export interface AuthService {
   refresh: (refreshToken: string) => Promise<TokenPair>;
   logout: (refreshToken: string) => Promise<void>;
   getAccount: (accountId: string) => Promise<Schemas['Account']>;
+  /** Closes the caller's account: a web session and the password (through the lockout) are required. */
+  deleteAccount: (caller: Caller, password: string) => Promise<void>;
 }
 
 /** Emails are compared trimmed and lower-cased, for accounts and for the lockout alike. */
@@ -71,6 +73,16 @@ export function createAuthService(deps: {
     refresh: (refreshToken) => tokenPairs.rotate(refreshToken, WEB_CLIENT_ID),
 
     logout: (refreshToken) => tokenPairs.revokeSession(refreshToken),
+
+    deleteAccount: async (caller, password) => {
+      if (caller.kind !== 'web') {
+        throw new AppError(403, 'WEB_SESSION_REQUIRED', 'Closing the account needs a session of the first-party app; sign in with email and password.');
+      }
+      const account = await accounts.findById(caller.accountId);
+      if (!account) throw errors.unauthenticated();
+      await verifyCredentials(account.email, password);
+      await accounts.delete(account.id);
+    },
 
     getAccount: async (accountId) => {
       const account = await accounts.findById(accountId);
