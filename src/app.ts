@@ -1,5 +1,6 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import { isRefreshRequest, parseBodies, releaseDeferredError } from './http/body-parsing.js';
+import { corsHeaders, rateLimitHeaderNames } from './http/cors.js';
 import { createDocsRouter, loadOpenApiDocument } from './http/docs.routes.js';
 import { errorHandler } from './http/error-handler.js';
 import { headAsGet } from './http/head-requests.js';
@@ -44,6 +45,8 @@ export function createApp(parts: AppParts): Express {
 
   // First: every response, the early refusals and the probes included, carries its request id.
   if (parts.observe !== false) app.use(...createObservability({ ...parts, document: openApi.document }));
+  // Before the guards and the budgets: a preflight is answered here (204) and spends nothing.
+  app.use(corsHeaders(config.CORS_ALLOWED_ORIGINS, rateLimitHeaderNames(openApi.document)));
   app.use(createHealthRouter(parts.readiness));
   if (parts.mcpGuard) app.use('/mcp', parts.mcpGuard);
   app.use(['/oauth/authorize', '/oauth/device'], oauthPageHeaders);
