@@ -119,3 +119,21 @@ describe('a token whose account does not exist', () => {
 function accountIdOf(accessToken: string): string {
   return (jwt.decode(accessToken) as { sub: string }).sub;
 }
+
+describe('an access token must say when it was issued and when it expires', () => {
+  it('a genuinely signed token without exp, or without iat, is refused with 401', async () => {
+    const { tokens } = await signedInClient(server);
+    const sub = accountIdOf(tokens.accessToken);
+    const claims = { sub, cid: 'web', sid: randomUUID(), scope: 'tasks:read', iss: 'task-service', aud: 'task-service-api' };
+    const options = { algorithm: 'HS256', header: { alg: 'HS256', typ: 'at+jwt' } } as const;
+    const withBoth = jwt.sign(claims, SECRET, { ...options, expiresIn: 60 });
+    const noExp = jwt.sign(claims, SECRET, options);
+    const noIat = jwt.sign({ ...claims, exp: Math.floor(Date.now() / 1000) + 60 }, SECRET, { ...options, noTimestamp: true });
+    expect((await call(server, 'GET', '/tasks', withBoth)).status).toBe(200);
+    for (const token of [noExp, noIat]) {
+      const answer = await call(server, 'GET', '/tasks', token);
+      expect(answer.status).toBe(401);
+      expect(answer.body).toMatchObject({ code: 'UNAUTHENTICATED' });
+    }
+  });
+});

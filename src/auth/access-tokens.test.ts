@@ -23,7 +23,7 @@ describe('access tokens', () => {
   });
 
   it('are recognised by their typ header only (at+jwt, also in its media-type spelling)', () => {
-    const claims = { sub: 'a', cid: 'web', sid: 's', scope: 'tasks:read' };
+    const claims = { sub: 'a', cid: 'web', sid: 's', scope: 'tasks:read', iat: 1, exp: 2 };
     const decodedWith = (typ?: string) => ({ header: typ === undefined ? { alg: 'HS256' } : { alg: 'HS256', typ }, payload: claims });
     expect(callerFromJwt(decodedWith('at+jwt'))).toBeDefined();
     expect(callerFromJwt(decodedWith('application/at+JWT'))).toBeDefined();

@@ -128,6 +128,8 @@ export function callerFromJwt(decoded: unknown): Caller | undefined {
   const { sub, cid, sid, scope, aud } = payload;
   if (typeof sub !== 'string' || typeof cid !== 'string' || typeof scope !== 'string' || typeof sid !== 'string') return undefined;
   if (!sub || !cid || !sid) return undefined;
+  // jsonwebtoken checks exp only when it is there: a token without it would never expire.
+  if (typeof payload.exp !== 'number' || typeof payload.iat !== 'number') return undefined;
   const caller: Caller = { accountId: sub, clientId: cid, kind: cid === WEB_CLIENT_ID ? 'web' : 'oauth', scopes: parseScopes(scope), sessionId: sid };
   if (typeof aud === 'string') caller.audience = aud;
   return caller;
