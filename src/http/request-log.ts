@@ -7,6 +7,8 @@ import type { RouteOf } from './route-of.js';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
+const omitted = (): undefined => undefined;
+
 /** Up to 128 visible ASCII characters: anything else a caller sends is replaced, never echoed. */
 const SANE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -45,6 +47,9 @@ export function requestLog(logger: Logger, routeOf: (req: Request) => RouteOf | 
     quietResLogger: true,
     customAttributeKeys: { reqId: 'requestId' },
     wrapSerializers: false,
+    // pino-http binds the whole request to a child logger of every request even when quiet: without
+    // this, pino serialised the IncomingMessage (socket and all) each time, for a logger never used.
+    serializers: { req: omitted, res: omitted },
     genReqId: (req, res) => {
       const offered = req.headers['x-request-id'];
       const id = typeof offered === 'string' && SANE_REQUEST_ID.test(offered) ? offered : randomUUID();
