@@ -1,5 +1,5 @@
 export { createTaskClient, type CallOptions, type TaskClient, type TaskClientOptions, type Result } from './client.js';
-export { TaskApiError, parseRetryAfter, type ErrorBody, type ErrorCode } from './errors.js';
+export { TaskApiError, parseRetryAfter, type ErrorBody } from './errors.js';
 export { DEFAULT_RETRY_AFTER_SECONDS, type RetryOptions } from './retry.js';
 export type { IssuedTokens, Tokens } from './session.js';
 export {
@@ -10,3 +10,5 @@ export {
   type OAuthOptions,
 } from './oauth.js';
 export type { components, operations, paths } from './api.js';
+/** Every schema of the document by name: Task, TaskStatus, TaskCreate, SyncJob, ConnectorAccount, Usage, TokenPair, ... */
+export type * from './schemas.js';
