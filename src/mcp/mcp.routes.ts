@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type Implementation } from '@modelcontextprotocol/sdk/types.js';
@@ -32,7 +32,10 @@ export function createMcpHandlers(tools: ToolCalls, serverInfo: Implementation):
 
   const refusedToolCall: ErrorRequestHandler = async (err: unknown, req, res, next) => {
     const isRateLimit = err instanceof AppError && err.code === 'RATE_LIMIT_EXCEEDED';
-    if (!isRateLimit || !req.caller || req.path !== '/' || req.method !== 'POST' || !isToolCall(req.body)) return next(err);
+    if (!isRateLimit || !req.caller || req.path !== '/' || req.method !== 'POST') return next(err);
+    // The limiter refuses before any body is read; a tool call's answer needs its id, so a small one is read here.
+    if (req.body === undefined && !(await readSmallJsonBody(req, res))) return next(err);
+    if (!isToolCall(req.body)) return next(err);
     // The HTTP answer keeps what a REST 429 says in its headers; the model reads the result.
     for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
     try {
@@ -53,6 +56,14 @@ export function createMcpHandlers(tools: ToolCalls, serverInfo: Implementation):
   };
 
   return [refusedToolCall, endpoint];
+}
+
+const REFUSED_BODY_LIMIT = '64kb';
+const smallJson = express.json({ limit: REFUSED_BODY_LIMIT });
+
+/** Parses a JSON body of at most 64 KiB; false when it is larger or not JSON (the refusal then stays a 429). */
+function readSmallJsonBody(req: Request, res: Response): Promise<boolean> {
+  return new Promise((resolve) => smallJson(req, res, (parseError?: unknown) => resolve(!parseError && req.body !== undefined)));
 }
 
 function isToolCall(body: unknown): boolean {
