@@ -60,6 +60,9 @@ async function serve(): Promise<void> {
     observe: process.env.BENCH_OBSERVE !== 'false',
   });
   const server = app.listen(0, '127.0.0.1', () => process.send?.({ port: (server.address() as { port: number }).port }));
+  process.on('message', (message) => {
+    if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+  });
   process.on('SIGTERM', () => {
     server.close();
     server.closeAllConnections();
@@ -114,7 +117,16 @@ function stop(server: Running): void {
   rmSync(server.dir, { recursive: true, force: true });
 }
 
+/** CPU microseconds the server process has used so far. */
+function serverCpu(server: Running): Promise<number> {
+  return new Promise((resolve) => {
+    server.child.once('message', ({ cpu }: { cpu: NodeJS.CpuUsage }) => resolve(cpu.user + cpu.system));
+    server.child.send('cpu');
+  });
+}
+
 async function load(server: Running, seconds: number, request: { method?: 'GET' | 'POST'; path: string; body?: string }) {
+  const cpuBefore = await serverCpu(server);
   const result = await autocannon({
     url: `${server.baseUrl}${request.path}`,
     method: request.method ?? 'GET',
@@ -124,7 +136,8 @@ async function load(server: Running, seconds: number, request: { method?: 'GET' 
     duration: seconds,
   });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return { requestsPerSecond: result.requests.average, p99: result.latency.p99 };
+  const cpuPerRequest = ((await serverCpu(server)) - cpuBefore) / result.requests.total;
+  return { requestsPerSecond: result.requests.average, p99: result.latency.p99, cpuPerRequest };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -135,29 +148,47 @@ async function observabilityCost(): Promise<void> {
     { name: 'without ids, access log, metrics', env: { BENCH_OBSERVE: 'false' } },
     { name: 'with them (access log to a file)', env: {} },
   ];
-  const rounds = variants.map(() => [] as { requestsPerSecond: number; ratio: number }[]);
+  const rounds = variants.map(() => [] as { requestsPerSecond: number; ratio: number; cpu: number; cpuRatio: number }[]);
   for (let round = 0; round < ROUNDS; round++) {
     const servers = await Promise.all(variants.map((variant) => start(variant.env)));
     try {
       for (const server of servers) await load(server, 2, { path: '/tasks' });
       const order = round % 2 === 0 ? [0, 1] : [1, 0];
-      const measured: number[] = [];
+      const measured: { requestsPerSecond: number; cpuPerRequest: number }[] = [];
       for (const i of order) {
         await new Promise((resolve) => setTimeout(resolve, 500));
-        measured[i] = (await load(servers[i]!, ROUND_SECONDS, { path: '/tasks' })).requestsPerSecond;
+        measured[i] = await load(servers[i]!, ROUND_SECONDS, { path: '/tasks' });
       }
-      variants.forEach((_, i) => rounds[i]!.push({ requestsPerSecond: measured[i]!, ratio: measured[i]! / measured[0]! }));
+      variants.forEach((_, i) =>
+        rounds[i]!.push({
+          requestsPerSecond: measured[i]!.requestsPerSecond,
+          ratio: measured[i]!.requestsPerSecond / measured[0]!.requestsPerSecond,
+          cpu: measured[i]!.cpuPerRequest,
+          cpuRatio: measured[i]!.cpuPerRequest / measured[0]!.cpuPerRequest,
+        }),
+      );
     } finally {
       servers.forEach(stop);
     }
   }
   process.stdout.write(`\nauthenticated GET /tasks (${TASKS} tasks, SQLite, in-process limits), ${CONNECTIONS} connections, ${ROUNDS} rounds of ${ROUND_SECONDS} s, fresh processes each round\n`);
-  line(['variant', 'best req/s', 'paired']);
+  process.stdout.write('paired: median ratio to the same round\'s baseline; server CPU µs per request, median (steadier on a shared machine)\n');
+  line(['variant', 'best req/s', 'paired', 'CPU µs/req', 'CPU paired']);
   variants.forEach((variant, i) => {
-    line([variant.name, Math.max(...rounds[i]!.map((r) => r.requestsPerSecond)).toFixed(0), median(rounds[i]!.map((r) => r.ratio)).toFixed(3)]);
+    const of = (pick: (round: (typeof rounds)[number][number]) => number) => rounds[i]!.map(pick);
+    line([
+      variant.name,
+      Math.max(...of((r) => r.requestsPerSecond)).toFixed(0),
+      median(of((r) => r.ratio)).toFixed(3),
+      median(of((r) => r.cpu)).toFixed(0),
+      median(of((r) => r.cpuRatio)).toFixed(3),
+    ]);
   });
-  const cost = 1 - median(rounds[1]!.map((r) => r.ratio));
-  process.stdout.write(`cost of request ids + access log + metrics: ${(cost * 100).toFixed(1)}% (target under 5%)\n`);
+  const throughputCost = 1 - median(rounds[1]!.map((r) => r.ratio));
+  const cpuCost = median(rounds[1]!.map((r) => r.cpuRatio)) - 1;
+  process.stdout.write(
+    `cost of request ids + access log + metrics: throughput ${(throughputCost * 100).toFixed(1)}%, CPU per request ${(cpuCost * 100).toFixed(1)}% (target under 5%)\n`,
+  );
 }
 
 async function capacity(): Promise<void> {

@@ -133,7 +133,7 @@ describe('connecting an account', () => {
   it('refused credentials answer 422 CONNECTOR_AUTH_FAILED with what the provider said, and connect nothing', async () => {
     const { client } = await signedInClient(server);
     const github401 = await client.connectAccount('github', { token: 'ghp_wrong', baseUrl: github.baseUrl });
-    expect(github401.error!.body).toEqual({ statusCode: 422, code: 'CONNECTOR_AUTH_FAILED', message: 'GitHub refused the token (401 Bad credentials).' });
+    expect(github401.error!.body).toEqual({ statusCode: 422, code: 'CONNECTOR_AUTH_FAILED', message: 'GitHub refused the token (401).' });
     feeds.setFeed('/login-page', [], { raw: { body: '<html><body>Please log in</body></html>', contentType: 'text/html' } });
     const notAFeed = await client.connectAccount('ical', { url: feeds.url('/login-page') });
     expect(notAFeed.error!.body).toMatchObject({ statusCode: 422, code: 'CONNECTOR_AUTH_FAILED', message: `${feeds.url('/login-page')} did not serve an iCalendar feed.` });

@@ -64,6 +64,17 @@ export interface paths {
          * @description Rotates the refresh token: the one presented stops working and a new pair is returned. Presenting
          *     an already rotated token again answers 401 `REFRESH_TOKEN_REUSED` and revokes its whole family.
          *     Spends the refresh budget only, never the account budget. Lockout does not block refresh.
+         *
+         *     Reuse interval: within `REFRESH_REUSE_INTERVAL_SECONDS` (default 5, 0 turns it off) of its
+         *     rotation, a rotated token presented again gets a new pair of the same session (a refresh token
+         *     of its own) instead of the revocation, so parallel refreshes from several tabs or processes all
+         *     succeed; after it, reuse detection as above. The trade-off: a stolen token replayed within those
+         *     seconds of the rightful rotation also gets a pair, undetected; it is detected from then on, and
+         *     signing out or closing the account revokes every token of the session.
+         *
+         *     The refresh budget is keyed by the account only while the token is one a refresh would honour;
+         *     refusals of unknown, revoked, expired or rotated tokens are counted by client IP, so replaying a
+         *     dead token never spends the budget of the account's live sessions.
          */
         post: operations["refreshTokens"];
         delete?: never;
@@ -621,7 +632,8 @@ export interface paths {
          *
          *     `refresh_token`: `refresh_token` and `client_id`; `scope` may narrow the new access token to part
          *     of the grant (the refresh token keeps the grant). Every use rotates the refresh token; presenting
-         *     a rotated one again revokes its whole family.
+         *     a rotated one again revokes its whole family, except within `REFRESH_REUSE_INTERVAL_SECONDS` of
+         *     its rotation, when it gets a new pair of the same grant (see `POST /auth/refresh` for the trade-off).
          *
          *     `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4, for clients allowed it: `taskctl`):
          *     `device_code` and `client_id`. Until the person decides, 400 `authorization_pending`; polling

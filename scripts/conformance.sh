@@ -48,7 +48,7 @@ if [ "$USE_DOCKER" = 1 ]; then
   st() {
     docker run --rm --network host -v "$PWD:/project" -w /project \
       -e CONFORMANCE_EMAIL_USED -e CONFORMANCE_PASSWORD_USED -e CONFORMANCE_API_TOKEN -e CONFORMANCE_OAUTH_TOKEN \
-      -e CONFORMANCE_CONNECTOR_ACCOUNT_ID "${CONFORMANCE_DOCKER_IMAGE:-schemathesis/schemathesis:v$SCHEMATHESIS_VERSION}" "$@"
+      -e CONFORMANCE_CONNECTOR_ACCOUNT_ID -e SCHEMATHESIS_HOOKS "${CONFORMANCE_DOCKER_IMAGE:-schemathesis/schemathesis:v$SCHEMATHESIS_VERSION}" "$@"
   }
 elif [ -x "$VENV/bin/st" ]; then
   st() { "$VENV/bin/st" "$@"; }
@@ -138,6 +138,8 @@ config_for() {
   esac >>"$file"
   echo "$file"
 }
+
+export SCHEMATHESIS_HOOKS=scripts/conformance/hooks.py
 
 run_pass() {
   local pass=$1 phases=$2

@@ -21,6 +21,8 @@ const testDefaults: Record<string, string> = {
   JWT_SECRET: 'contract-tests-secret-0123456789-abcdefghijklmnop',
   CONNECTOR_SECRET_KEY: '0'.repeat(64),
   OPENAPI_VALIDATE_RESPONSES: 'true',
+  // Reuse detection at once, as the tests of rotation expect; security-refresh.test.ts tests the interval.
+  REFRESH_REUSE_INTERVAL_SECONDS: '0',
 };
 
 export interface TestDatabase {

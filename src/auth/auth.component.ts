@@ -43,6 +43,7 @@ export function createAuthComponent({ config, db, logger }: CoreDeps): AuthCompo
     repository: createRefreshTokensRepository(db),
     accessTokens,
     refreshLifetimeSeconds: config.JWT_REFRESH_EXPIRES,
+    reuseIntervalSeconds: config.REFRESH_REUSE_INTERVAL_SECONDS,
   });
   const apiTokens = createApiTokens(createApiTokensRepository(db), tokenPairs);
   const accounts = createAccountsRepository(db);
@@ -64,7 +65,7 @@ export function createAuthComponent({ config, db, logger }: CoreDeps): AuthCompo
       createAccountCheck(accounts.exists),
     ),
     router,
-    refreshTokenAccount: tokenPairs.accountOf,
+    refreshTokenAccount: tokenPairs.liveAccountOf,
     verifyCredentials: service.verifyCredentials,
     tokenPairs,
     accessTokens,

@@ -23,6 +23,11 @@ export interface RefreshTokensRepository {
    * of parallel presentations of the same token, exactly one gets the row.
    */
   claimForRotation: (trx: Knex.Transaction, tokenHash: string, clientId: string, now: number) => Promise<RefreshTokenRow | undefined>;
+  /**
+   * The token again when it was rotated at or after `rotatedSince` and its family is live, holding its
+   * row (a conditional UPDATE) so a family revocation cannot slip between this and the successor's insert.
+   */
+  claimRecentlyRotated: (trx: Knex.Transaction, tokenHash: string, clientId: string, now: number, rotatedSince: number) => Promise<RefreshTokenRow | undefined>;
   findByHash: (tokenHash: string) => Promise<RefreshTokenRow | undefined>;
   revokeFamily: (familyId: string, now: number) => Promise<void>;
   /** Revokes the whole family the token belongs to; nothing when the token is unknown. */
@@ -58,6 +63,16 @@ export function createRefreshTokensRepository(db: Db): RefreshTokensRepository {
         .update({ rotated_at: now })
         .where({ token_hash: tokenHash, client_id: clientId })
         .whereNull('rotated_at')
+        .whereNull('revoked_at')
+        .where('expires_at', '>', now)
+        .returning(COLUMNS)) as RefreshTokenRow[];
+      return row;
+    },
+    claimRecentlyRotated: async (trx, tokenHash, clientId, now, rotatedSince) => {
+      const [row] = (await trx(table)
+        .update({ revoked_at: null })
+        .where({ token_hash: tokenHash, client_id: clientId })
+        .where('rotated_at', '>=', rotatedSince)
         .whereNull('revoked_at')
         .where('expires_at', '>', now)
         .returning(COLUMNS)) as RefreshTokenRow[];

@@ -47,6 +47,11 @@ export interface TokenPairs {
   isSessionLive: (familyId: string) => Promise<boolean>;
   /** The account of a known refresh token in any state (live, rotated, revoked or expired). */
   accountOf: (refreshToken: string) => Promise<string | undefined>;
+  /**
+   * The account of a refresh token that a refresh would honour (live, or rotated within the reuse
+   * interval): the refresh budget keys on it, so a dead token never spends a live session's budget.
+   */
+  liveAccountOf: (refreshToken: string) => Promise<string | undefined>;
   /** The session of a known refresh token in any state; its subject never changes over rotations. */
   sessionOf: (refreshToken: string) => Promise<Session | undefined>;
 }
@@ -56,8 +61,11 @@ export function createTokenPairs(deps: {
   repository: RefreshTokensRepository;
   accessTokens: AccessTokens;
   refreshLifetimeSeconds: number;
+  /** A just-rotated token presented again within this many seconds gets a sibling pair, not a revocation. */
+  reuseIntervalSeconds: number;
 }): TokenPairs {
   const { db, repository, accessTokens, refreshLifetimeSeconds } = deps;
+  const reuseIntervalMs = deps.reuseIntervalSeconds * 1000;
 
   const newRefreshToken = (subject: SessionSubject, familyId: string, now: number) => {
     const token = randomSecret(32);
@@ -97,8 +105,12 @@ export function createTokenPairs(deps: {
       const now = Date.now();
       const tokenHash = sha256Hex(refreshToken);
       // Claim and successor in one transaction: a reuse detected right after sees (and revokes) the successor.
+      // Within the reuse interval a token rotated a moment ago (a parallel refresh from another tab or
+      // process) gets a successor of its own in the same family instead of a reuse revocation.
       const rotated = await db.transaction(async (trx) => {
-        const claimed = await repository.claimForRotation(trx, tokenHash, clientId, now);
+        const claimed =
+          (await repository.claimForRotation(trx, tokenHash, clientId, now)) ??
+          (reuseIntervalMs > 0 ? await repository.claimRecentlyRotated(trx, tokenHash, clientId, now, now - reuseIntervalMs) : undefined);
         if (!claimed) return undefined;
         const subject = sessionSubject(claimed);
         const next = newRefreshToken(subject, claimed.family_id, now);
@@ -125,6 +137,14 @@ export function createTokenPairs(deps: {
     isSessionLive: (familyId) => repository.isFamilyLive(familyId),
 
     accountOf: async (refreshToken) => (await repository.findByHash(sha256Hex(refreshToken)))?.account_id,
+
+    liveAccountOf: async (refreshToken) => {
+      const row = await repository.findByHash(sha256Hex(refreshToken));
+      const now = Date.now();
+      if (!row || row.revoked_at !== null || row.expires_at <= now) return undefined;
+      if (row.rotated_at !== null && (reuseIntervalMs === 0 || row.rotated_at < now - reuseIntervalMs)) return undefined;
+      return row.account_id;
+    },
 
     sessionOf: async (refreshToken) => {
       const row = await repository.findByHash(sha256Hex(refreshToken));

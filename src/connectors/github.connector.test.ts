@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manyIssues, startFakeGithub, type FakeGithub } from '../../contract-tests/fakes/github.fake.js';
+import { startHttpFake } from '../../contract-tests/fakes/http-fake.js';
 import { AppError } from '../platform/errors.js';
 import { ProviderError, type ConnectorTools } from './connector-registry.js';
 import { githubConnector, nextPage, rateLimitWait, toTask } from './github.connector.js';
@@ -41,10 +42,25 @@ describe('the github connector', () => {
     expect(request.headers['user-agent']).toMatch(/task-service/);
   });
 
-  it('reads a refused token as refused, with what GitHub said', async () => {
+  it('reads a refused token as refused, with GitHub\'s status only', async () => {
     const err = await providerError(githubConnector.open({ token: 'nobody', baseUrl: github.baseUrl }, tools).identify());
     expect(err.failure).toBe('refused');
-    expect(err.message).toBe('GitHub refused the token (401 Bad credentials).');
+    expect(err.message).toBe('GitHub refused the token (401).');
+  });
+
+  it('never echoes what a provider wrote in its error body (it may quote the token back)', async () => {
+    const echoing = await startHttpFake((req, res) => {
+      const status = req.url === '/user' ? 401 : 403;
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `you sent ${req.headers.authorization}` }));
+    });
+    try {
+      const err = await providerError(githubConnector.open({ token: 'ghp_secret123', baseUrl: echoing.origin }, tools).identify());
+      expect(err.message).not.toContain('ghp_secret123');
+      expect(err.message).not.toContain('you sent');
+      expect(err.message).toBe('GitHub refused the token (401).');
+    } finally {
+      await echoing.close();
+    }
   });
 
   it('follows Link rel="next" through every page of assigned issues and leaves pull requests out', async () => {

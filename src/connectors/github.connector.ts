@@ -162,10 +162,10 @@ function checkStatus(response: OutboundResponse): void {
       `GitHub's rate limit for this token is used up (answered ${status}); retry after ${until} (in ${limited} s). Stopped without retrying.`,
     );
   }
-  const said = githubMessage(response);
-  if (status === 401) throw new ProviderError('refused', `GitHub refused the token (401${said ? ` ${said}` : ''}).`);
-  if (status === 403) throw new ProviderError('refused', `GitHub denied access (403${said ? ` ${said}` : ''}).`);
-  throw new ProviderError('unavailable', `GitHub answered ${status}${said ? ` (${said})` : ''}.`);
+  // Our words and GitHub's status only, never its body: a provider may quote the credentials back.
+  if (status === 401) throw new ProviderError('refused', 'GitHub refused the token (401).');
+  if (status === 403) throw new ProviderError('refused', 'GitHub denied access (403).');
+  throw new ProviderError('unavailable', `GitHub answered ${status}.`);
 }
 
 /**
@@ -184,14 +184,6 @@ export function rateLimitWait(status: number, headers: Record<string, string>, n
   return status === 429 ? 60 : null;
 }
 
-function githubMessage(response: OutboundResponse): string | undefined {
-  try {
-    const body = JSON.parse(response.body.toString('utf8')) as { message?: unknown };
-    return typeof body.message === 'string' ? body.message.slice(0, 200) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The `rel="next"` target of a Link header, only on the API's own origin: the token never goes elsewhere. */
 export function nextPage(link: string | undefined, current: URL, base: URL): string | undefined {

@@ -48,8 +48,8 @@ export async function createLimitsComponent(
   const budgets = budgetsFrom(config);
   const { store, redisUp } = await openStore(config, logger);
   const limiter = new Limiter(store, options.clock);
-  const planFor = createPlanner(budgets, hooks.refreshTokenAccount, (err) =>
-    logger.warn({ err }, 'refresh-token look-up failed: counting this refresh by client IP'),
+  const planFor = createPlanner(budgets, hooks.refreshTokenAccount, (err, requestId) =>
+    logger.warn({ err, requestId }, 'refresh-token look-up failed: counting this refresh by client IP'),
   );
   const metrics = createLimitsMetrics(() => (redisUp === undefined ? 'memory' : redisUp() ? 'redis' : 'fallback'));
   const passThrough: RequestHandler = (_req, _res, next) => next();

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Caller } from '../http/caller.js';
+import { requestIdOf } from '../http/request-log.js';
 import { AppError } from '../platform/errors.js';
 import type { Plan, WindowName } from './budgets.js';
 import { clientIpOf } from './client-ip.js';
@@ -37,11 +38,13 @@ class ExpressRequestFacts implements RequestFacts {
   readonly path: string;
   readonly caller: Caller | undefined;
   readonly body: unknown;
+  readonly requestId: string | undefined;
   constructor(private readonly req: Request) {
     this.method = req.method;
     this.path = req.path;
     this.caller = req.caller;
     this.body = req.body;
+    this.requestId = requestIdOf(req);
   }
 
   clientIp(): string {

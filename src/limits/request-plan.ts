@@ -10,6 +10,8 @@ export interface RequestFacts {
   readonly caller?: Caller;
   /** The parsed JSON body, when there is one (for the refresh token of POST /auth/refresh). */
   readonly body?: unknown;
+  /** X-Request-Id, for the lines logged while planning. */
+  readonly requestId?: string;
 }
 
 /** Longer than any refresh token we issue: not worth a database look-up. */
@@ -36,15 +38,15 @@ const REFRESH_ENDPOINT = 'POST /auth/refresh';
 export type RefreshTokenAccount = (refreshToken: string) => Promise<string | undefined>;
 
 /** Decides which budgets a request spends (decisions §6), keyed by whom. */
-export function createPlanner(budgets: Budgets, refreshTokenAccount: RefreshTokenAccount, onLookupError: (err: unknown) => void) {
-  const accountOfRefreshToken = async (body: unknown): Promise<string | undefined> => {
+export function createPlanner(budgets: Budgets, refreshTokenAccount: RefreshTokenAccount, onLookupError: (err: unknown, requestId: string | undefined) => void) {
+  const accountOfRefreshToken = async (body: unknown, requestId: string | undefined): Promise<string | undefined> => {
     const token = (body as { refreshToken?: unknown } | undefined)?.refreshToken;
     if (typeof token !== 'string' || token.length === 0 || token.length > MAX_REFRESH_TOKEN_LENGTH) return undefined;
     try {
       return await refreshTokenAccount(token);
     } catch (err) {
       // The database being down must not make the limiter fail the request: count by IP instead.
-      onLookupError(err);
+      onLookupError(err, requestId);
       return undefined;
     }
   };
@@ -56,7 +58,7 @@ export function createPlanner(budgets: Budgets, refreshTokenAccount: RefreshToke
       return { governing: { budget: budgets.strict, subject: `${strictEndpoint}:${facts.clientIp()}` } };
     }
     if (route === REFRESH_ENDPOINT) {
-      const accountId = await accountOfRefreshToken(facts.body);
+      const accountId = await accountOfRefreshToken(facts.body, facts.requestId);
       const subject = accountId === undefined ? `ip:${facts.clientIp()}` : `account:${accountId}`;
       return { governing: { budget: budgets.refresh, subject } };
     }

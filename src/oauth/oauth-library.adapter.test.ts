@@ -28,7 +28,7 @@ describe.each(engines)('the OAuth library adapter on %s', (engine) => {
     return createOAuthLibraryAdapter({
       findClient: async (id) => (id === TASKCTL.id ? TASKCTL : undefined),
       codes: { ...codes, ...overrides },
-      tokenPairs: createTokenPairs({ db, repository: createRefreshTokensRepository(db), accessTokens, refreshLifetimeSeconds: 3600 }),
+      tokenPairs: createTokenPairs({ db, repository: createRefreshTokensRepository(db), accessTokens, refreshLifetimeSeconds: 3600, reuseIntervalSeconds: 0 }),
       accessTokens,
       refreshLifetimeSeconds: 3600,
     });
