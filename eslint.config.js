@@ -1,8 +1,9 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'sdk/dist/', 'cli/dist/', 'generated/', 'data/', 'sdk/src/api.d.ts', 'coverage/', '.venv-conformance/', '.conformance/'] },
+  { ignores: ['node_modules/', 'dist/', 'sdk/dist/', 'cli/dist/', 'generated/', 'data/', 'sdk/src/api.d.ts', 'coverage/', 'examples/browser-app/dist/', 'test-artifacts/', '.venv-conformance/', '.conformance/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -14,4 +15,7 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  // The browser example: plain browser modules, and its small Node scripts.
+  { files: ['examples/browser-app/app.js'], languageOptions: { globals: globals.browser } },
+  { files: ['examples/**/*.mjs'], languageOptions: { globals: globals.node } },
 );

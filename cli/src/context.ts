@@ -1,5 +1,6 @@
 import { createTaskClient, DEFAULT_RETRY_AFTER_SECONDS, TaskApiError, type Result, type TaskClient } from '@task-service/sdk';
 import { configDir } from './config-dir.js';
+import { nodeFetch } from './http-transport.js';
 import { CliError, signInNeeded } from './errors.js';
 import { LoginStore, type SavedLogin } from './login-store.js';
 import { Output } from './output.js';
@@ -51,7 +52,7 @@ export class Context {
   /** The transport of every request: waits out 429s within --max-wait, refreshes through the token file. */
   private transport(options: { waitOnThrottle?: boolean } = {}) {
     const server = this.server;
-    const send = (request: Request) => globalThis.fetch(request);
+    const send = nodeFetch;
     const maxWait = options.waitOnThrottle === false ? 0 : this.maxWaitSeconds;
     return waitingOnThrottle(refreshingThroughStore(send, this.store, server), maxWait, (notice) => countdown(notice, process.stderr));
   }

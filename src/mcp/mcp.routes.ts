@@ -1,6 +1,7 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ListToolsRequestSchema, type Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '../http/caller.js';
 import { AppError, errors } from '../platform/errors.js';
@@ -16,8 +17,10 @@ const INSTRUCTIONS =
  * sessions). The first handler turns a spent-out budget into the tool result of a `tools/call`.
  */
 export function createMcpHandlers(tools: ToolCalls, serverInfo: Implementation): (RequestHandler | ErrorRequestHandler)[] {
+  // Shared: left to itself, every SDK server builds an Ajv of its own, which costs more than the rest of a call.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const serve = async (req: Request, res: Response, caller: Caller, refusal?: AppError) => {
-    const server = new Server(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+    const server = new Server(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.listed] }));
     server.setRequestHandler(CallToolRequestSchema, (request) => tools.call(request.params.name, request.params.arguments, caller, refusal));
     // One JSON answer per POST, no event stream: the tools answer at once and send no notifications.

@@ -5,24 +5,27 @@ import type { ToolName } from './tool-catalogue.js';
 type Schemas = components['schemas'];
 
 /**
- * A tool's answer: `structuredContent` is the REST operation's response body, and the text says it in a
- * line followed by the same JSON (for clients that read only text). Pure, like the catalogue: whoever
- * runs the tools (the server, `taskctl mcp`) answers alike.
+ * A tool's answer: `structuredContent` is the REST operation's response body, and the text says what it
+ * holds in a short line (the data itself is in the structured content, not serialised a second time).
+ * Pure, like the catalogue: whoever runs the tools (the server, `taskctl mcp`) answers alike.
  */
 export function toolResult(name: ToolName, body: unknown): CallToolResult {
   const line = summary(name, body);
   if (body === undefined) return { content: [{ type: 'text', text: line }] };
-  return { content: [{ type: 'text', text: `${line}\n${JSON.stringify(body)}` }], structuredContent: body as Record<string, unknown> };
+  return { content: [{ type: 'text', text: line }], structuredContent: body as Record<string, unknown> };
 }
 
 /** A refusal the model can act on: the common error body (code, and retryAfterSeconds, window, requiredScope... as REST gives them). */
 export function toolErrorResult(error: Schemas['Error']): CallToolResult {
   return {
     isError: true,
-    content: [{ type: 'text', text: `${error.code}: ${error.message}\n${JSON.stringify(error)}` }],
+    content: [{ type: 'text', text: `${error.code}: ${error.message}${retryHint(error)}` }],
     structuredContent: error as unknown as Record<string, unknown>,
   };
 }
+
+const retryHint = (error: Schemas['Error']) =>
+  typeof error.retryAfterSeconds === 'number' ? ` Retry after ${error.retryAfterSeconds} seconds.` : '';
 
 function summary(name: ToolName, body: unknown): string {
   switch (name) {
