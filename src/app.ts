@@ -65,6 +65,6 @@ export function createApp(parts: AppParts): Express {
   for (const router of parts.routers) app.use(router);
   // Reached only by documented operations that no component serves yet (the validator 404s the rest).
   app.use((req, _res, next) => next(req.openapi ? errors.notImplemented() : errors.notFound('Route')));
-  app.use(errorHandler(logger, config.PUBLIC_URL));
+  app.use(errorHandler(logger, config.PUBLIC_URL, parts.readiness.database));
   return app;
 }

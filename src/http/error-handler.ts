@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Request } from 'express';
 import { AppError, errors } from '../platform/errors.js';
 import { bodyLimitOf } from './body-parsing.js';
+import { createDatabaseOutageLog } from './database-outage.js';
 import type { Logger } from '../platform/logger.js';
 import { bearerChallenge } from './bearer-challenge.js';
 import { requestIdOf } from './request-log.js';
@@ -16,13 +17,15 @@ interface HttpLikeError {
 }
 
 /** Renders every error in the common body; unknown errors become a 500 without internals. */
-export function errorHandler(logger: Logger, publicUrl: string | undefined): ErrorRequestHandler {
+export function errorHandler(logger: Logger, publicUrl: string | undefined, databaseReachable?: () => Promise<boolean>): ErrorRequestHandler {
+  const outage = databaseReachable && createDatabaseOutageLog(logger, databaseReachable);
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
     const appError = toAppError(err, req);
     // req.log carries the request id (request-log.ts); the access-log line has the route.
     const log = (req.log as Logger | undefined) ?? logger;
-    if (appError.status >= 500 && appError.code !== 'NOT_IMPLEMENTED') log.error({ err }, 'request failed');
+    if (outage && appError.code === 'SERVICE_UNAVAILABLE') outage.refusal(err);
+    else if (appError.status >= 500 && appError.code !== 'NOT_IMPLEMENTED') log.error({ err }, 'request failed');
     res.locals.error = appError;
     const challenge = bearerChallenge(req, appError, publicUrl);
     if (challenge) res.setHeader('WWW-Authenticate', challenge);
