@@ -18,7 +18,14 @@ const email = process.env.CONFORMANCE_EMAIL ?? `conformance-${randomUUID()}@exam
 const password = process.env.CONFORMANCE_PASSWORD ?? randomBytes(18).toString('base64url');
 
 const accessToken = await signIn();
-const apiToken = await json<{ token: string }>('POST', '/api-tokens', { name: 'conformance run' }, accessToken, 201);
+// Every scope, token management included, so the API-token pass reaches /api-tokens and /oauth/authorizations too.
+const apiToken = await json<{ token: string }>(
+  'POST',
+  '/api-tokens',
+  { name: 'conformance run', scopes: ['tasks:read', 'tasks:write', 'connectors:read', 'connectors:write', 'tokens:manage'] },
+  accessToken,
+  201,
+);
 const oauthAccessToken = await taskctlAccessToken();
 
 let feedUrl: string | undefined;
