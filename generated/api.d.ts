@@ -490,6 +490,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The MCP server (Streamable HTTP, stateless)
+         * @description A Model Context Protocol server (decisions §11) on the official SDK: one JSON-RPC message per POST,
+         *     answered with one JSON body (`Accept` must list `application/json` and `text/event-stream`), no
+         *     session (`Mcp-Session-Id` is neither given nor needed; `GET` and `DELETE /mcp` answer 405 with
+         *     `Allow: POST`, as the transport prescribes for a stateless server). Protocol revision `2025-11-25`, older ones
+         *     negotiated down. Tools: `list_tasks`, `get_task`, `create_task`, `update_task`, `delete_task`,
+         *     `get_usage`, `list_connector_accounts`, `start_sync`, `get_sync_job`: each is the REST operation of
+         *     the same name, its input schema made from this document's parameters and body schema, its result's
+         *     `structuredContent` the REST response body (plus a one-line text), and it needs that operation's scope.
+         *
+         *     Only access tokens issued for `{PUBLIC_URL}/mcp` (RFC 8707 `resource`) are accepted; the 401 points at
+         *     `/.well-known/oauth-protected-resource/mcp`. Every POST spends the account budget and the OAuth
+         *     client's own fence, like a REST call, and carries the rate-limit headers. A refused tool call (a spent
+         *     budget, a missing scope, a cap, a bad argument) is still a 200: a tool result with `isError: true` and
+         *     the common error body (`code`, and `retryAfterSeconds` and `window` for `RATE_LIMIT_EXCEEDED`) in
+         *     `structuredContent`; a spent budget also sets `Retry-After`. Any other message over budget is a 429.
+         *
+         *     DNS-rebinding protection: a `Host` other than `PUBLIC_URL`'s (loopback names when `PUBLIC_URL` is
+         *     unset) is 403 `HOST_NOT_ALLOWED`, an `Origin` outside `CORS_ALLOWED_ORIGINS` 403 `ORIGIN_NOT_ALLOWED`,
+         *     before anything else (no budget spent).
+         */
+        post: operations["postMcpMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/oauth-protected-resource/mcp": {
         parameters: {
             query?: never;
@@ -1018,6 +1056,16 @@ export interface components {
             requiredScope?: string;
             /** @description With 5xx - the `X-Request-Id` of the request. */
             requestId?: string;
+        };
+        /** @description A JSON-RPC 2.0 message of the Model Context Protocol (request, notification or response). */
+        JsonRpcMessage: {
+            /** @enum {string} */
+            jsonrpc: "2.0";
+            id?: string | number;
+            method?: string;
+            params?: Record<string, never>;
+            result?: Record<string, never>;
+            error?: Record<string, never>;
         };
         /** @enum {string} */
         ErrorCode: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "REFRESH_TOKEN_REUSED" | "INSUFFICIENT_SCOPE" | "WEB_SESSION_REQUIRED" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "EMAIL_IN_USE" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "CONNECTOR_AUTH_FAILED" | "RATE_LIMIT_EXCEEDED" | "ACCOUNT_LOCKED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "CONNECTOR_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
@@ -3579,6 +3627,136 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProtectedResourceMetadata"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    postMcpMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 1,
+                 *       "method": "tools/call",
+                 *       "params": {
+                 *         "name": "list_tasks",
+                 *         "arguments": {
+                 *           "status": "open",
+                 *           "limit": 20
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["JsonRpcMessage"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response (a tool result, refusals included, or a JSON-RPC error). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcMessage"];
+                };
+            };
+            /** @description A notification or response was accepted; nothing to answer. */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a JSON-RPC message the transport accepts (a JSON-RPC error body), or a body that is not JSON (`VALIDATION_FAILED`). */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description DNS-rebinding protection (`HOST_NOT_ALLOWED`, `ORIGIN_NOT_ALLOWED`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Accept` does not list both `application/json` and `text/event-stream` (a JSON-RPC error body). */
+            406: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Not `application/json` (a JSON-RPC error body). */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
                 };
             };
             429: components["responses"]["TooManyRequests"];
