@@ -158,7 +158,9 @@ describe('authorization codes work once, for 60 seconds', () => {
     const { code, verifier } = await authorizedCode(server, { clientId: 'taskctl', redirectUri: TASKCTL_REDIRECT });
     const otherApp = await registeredApp(server);
     expectOAuthError(await exchangeCode(server, otherApp, TASKCTL_REDIRECT, code, verifier), 400, 'invalid_grant');
-    expectOAuthError(await exchangeCode(server, 'taskctl', 'http://127.0.0.1:1/elsewhere', code, verifier), 400, 'invalid_request');
+    // The wrong client used that code up (security-token-management.test.ts); a fresh one for the redirect_uri check.
+    const fresh = await authorizedCode(server, { clientId: 'taskctl', redirectUri: TASKCTL_REDIRECT });
+    expectOAuthError(await exchangeCode(server, 'taskctl', 'http://127.0.0.1:1/elsewhere', fresh.code, fresh.verifier), 400, 'invalid_request');
   });
 });
 

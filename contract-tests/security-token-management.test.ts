@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_REDIRECT, bearer, oauthTokens, registeredApp } from './oauth-helpers.js';
+import { APP_REDIRECT, authorizedCode, bearer, exchangeCode, expectOAuthError, oauthTokens, registeredApp } from './oauth-helpers.js';
 import { signedInClient, startServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
@@ -76,5 +76,14 @@ describe('managing API tokens and authorised apps needs tokens:manage', () => {
     const stronger = await call('POST', '/api-tokens', manager.token, { name: 'data', scopes: ['tasks:read'] });
     expect(stronger.status).toBe(403);
     expect(stronger.body).toMatchObject({ code: 'INSUFFICIENT_SCOPE', requiredScope: 'tasks:read' });
+  });
+});
+
+describe('an authorization code', () => {
+  it('presented by the wrong client is used up: the rightful client cannot redeem it afterwards', async () => {
+    const appId = await registeredApp(server);
+    const code = await authorizedCode(server, { clientId: appId, redirectUri: APP_REDIRECT });
+    expectOAuthError(await exchangeCode(server, 'taskctl', APP_REDIRECT, code.code, code.verifier), 400, 'invalid_grant');
+    expectOAuthError(await exchangeCode(server, appId, APP_REDIRECT, code.code, code.verifier), 400, 'invalid_grant');
   });
 });

@@ -665,7 +665,7 @@ export interface paths {
          *
          *     `authorization_code`: `code`, `redirect_uri` (the one of the authorisation request), `client_id`
          *     and `code_verifier` (PKCE `S256`, required) are required. A code lives 60 s and works once; a
-         *     failed exchange (wrong verifier, wrong redirect URI) uses it up too, and presenting a used code
+         *     failed exchange (wrong verifier, wrong redirect URI, another client's `client_id`) uses it up too, and presenting a used code
          *     again revokes every token it issued.
          *
          *     `refresh_token`: `refresh_token` and `client_id`; `scope` may narrow the new access token to part

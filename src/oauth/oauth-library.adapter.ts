@@ -228,6 +228,14 @@ export function createOAuthLibraryAdapter(deps: AdapterDeps): OAuthLibraryAdapte
     return granted !== undefined && granted !== requested.audience ? refusal : undefined;
   };
 
+  /** The library refuses a code presented by another client without touching it: it is used up here, as any failed exchange. */
+  const useUpCodeOfAnotherClient = async (body: Record<string, unknown>) => {
+    if (body.grant_type !== 'authorization_code' || typeof body.code !== 'string' || typeof body.client_id !== 'string') return;
+    const codeHash = sha256Hex(body.code);
+    const row = await codes.find(codeHash);
+    if (row && row.client_id !== body.client_id) await codes.claim(codeHash, Date.now());
+  };
+
   const server = new OAuth2Server({ model });
   const tokenOptions = {
     accessTokenLifetime: accessTokens.lifetimeSeconds,
@@ -254,6 +262,7 @@ export function createOAuthLibraryAdapter(deps: AdapterDeps): OAuthLibraryAdapte
           },
         };
       } catch (err) {
+        await useUpCodeOfAnotherClient(body);
         return protocolError(err);
       }
     },
