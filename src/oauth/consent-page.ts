@@ -52,14 +52,7 @@ ${hidden
   .filter(([, value]) => value !== undefined)
   .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value!)}">`)
   .join('\n')}
-<label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(email ?? '')}">
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>
-<div class="actions">
-<button type="submit" name="decision" value="allow">Sign in and allow</button>
-<button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
-</div>
+${signInAndDecide(email)}
 </form>`,
   );
 }
@@ -147,3 +140,13 @@ function pageSecurityHeaders(formAction: string): Record<string, string> {
     'Cache-Control': 'no-store',
   };
 }
+
+/** The sign-in fields and the allow / deny buttons, the same on the consent and the device pages. */
+export const signInAndDecide = (email: string | undefined): string => `<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(email ?? '')}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<div class="actions">
+<button type="submit" name="decision" value="allow">Sign in and allow</button>
+<button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
+</div>`;

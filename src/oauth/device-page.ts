@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { Scope } from '../http/caller.js';
-import { escapeHtml, page, STYLE_HASH } from './consent-page.js';
+import { escapeHtml, page, signInAndDecide, STYLE_HASH } from './consent-page.js';
 import { SCOPE_DESCRIPTIONS } from './scopes.js';
 
 /** The pages of /oauth/device (RFC 8628 §3.3): enter the code, then sign in and approve, then done. */
@@ -39,14 +39,7 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="device">
 <input type="hidden" name="user_code" value="${escapeHtml(userCode)}">
 <input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">
-<label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(email ?? '')}">
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>
-<div class="actions">
-<button type="submit" name="decision" value="allow">Sign in and allow</button>
-<button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
-</div>
+${signInAndDecide(email)}
 </form>`,
   );
 }
