@@ -11,10 +11,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import knexFactory from 'knex';
 import { Client } from 'undici';
-import { createApp } from '../src/app.js';
-import { createComponents } from '../src/components.js';
+import { createService } from '../src/service.js';
 import { loadConfig } from '../src/config.js';
-import { createDb, isPostgres, migrate, type Db } from '../src/platform/db.js';
+import { isPostgres, type Db } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
 import { decodeCursor } from '../src/tasks/task-cursor.js';
 import type { PagePosition } from '../src/tasks/tasks.repository.js';
@@ -127,19 +126,7 @@ async function benchListing(engine: Engine): Promise<Record<'api' | 'bare' | 'kn
     RATE_LIMITS_ENABLED: 'false',
     LOG_LEVEL: 'silent',
   });
-  const db = createDb(config.database);
-  await migrate(db);
-  const logger = createLogger('silent');
-  const components = await createComponents({ config, db, logger });
-  const app = createApp({
-    config,
-    db,
-    logger,
-    readiness: { database: async () => true },
-    identifyCaller: components.identifyCaller,
-    rateLimit: components.rateLimit,
-    routers: components.routers,
-  });
+  const { app, db, components } = await createService(config, createLogger('silent'));
   const server = await new Promise<Server>((resolve) => {
     const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
   });

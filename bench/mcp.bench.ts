@@ -10,11 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
-import { createApp } from '../src/app.js';
+import { createService } from '../src/service.js';
 import { createAccessTokens } from '../src/auth/access-tokens.js';
-import { createComponents } from '../src/components.js';
 import { loadConfig } from '../src/config.js';
-import { createDb, migrate } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
 
 const TASKS = 500;
@@ -32,21 +30,7 @@ const config = loadConfig({
   RATE_LIMITS_ENABLED: 'false',
   LOG_LEVEL: 'silent',
 });
-const db = createDb(config.database);
-await migrate(db);
-const logger = createLogger('silent');
-const components = await createComponents({ config, db, logger });
-const app = createApp({
-  config,
-  db,
-  logger,
-  readiness: { database: async () => true },
-  identifyCaller: components.identifyCaller,
-  rateLimit: components.rateLimit,
-  routers: components.routers,
-  mcp: components.mcp,
-  mcpGuard: components.mcpGuard,
-});
+const { app, db, components } = await createService(config, createLogger('silent'));
 const server = await new Promise<Server>((resolve) => {
   const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
 });

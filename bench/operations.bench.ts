@@ -14,8 +14,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import knexFactory from 'knex';
 import { TestRedisCluster } from '../contract-tests/support/redis-cluster.js';
-import { createApp } from '../src/app.js';
-import { createComponents } from '../src/components.js';
+import { createService } from '../src/service.js';
 import { loadConfig } from '../src/config.js';
 import { budgetsFrom } from '../src/limits/budgets.js';
 import { FallbackStore } from '../src/limits/fallback.store.js';
@@ -23,7 +22,6 @@ import { Limiter } from '../src/limits/limiter.js';
 import { MemoryStore } from '../src/limits/memory.store.js';
 import { RedisStore } from '../src/limits/redis.store.js';
 import { authenticatedPlan } from '../src/limits/request-plan.js';
-import { createDb, isDbReachable, migrate } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
 import { RedisConnection } from '../src/platform/redis.js';
 
@@ -45,20 +43,7 @@ const highLimits: Record<string, string> = Object.fromEntries(
 async function serve(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger(config.LOG_LEVEL);
-  const db = createDb(config.database);
-  await migrate(db);
-  const components = await createComponents({ config, db, logger });
-  const app = createApp({
-    config,
-    db,
-    logger,
-    readiness: { database: () => isDbReachable(db), redis: components.redisUp },
-    identifyCaller: components.identifyCaller,
-    rateLimit: components.rateLimit,
-    routers: components.routers,
-    metrics: components.metrics,
-    observe: process.env.BENCH_OBSERVE !== 'false',
-  });
+  const { app, components } = await createService(config, logger, { observe: process.env.BENCH_OBSERVE !== 'false' });
   const server = app.listen(0, '127.0.0.1', () => process.send?.({ port: (server.address() as { port: number }).port }));
   process.on('message', (message) => {
     if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });

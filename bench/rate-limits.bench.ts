@@ -18,10 +18,8 @@ import { rateLimit as expressRateLimit } from 'express-rate-limit';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { RedisStore as ExpressRedisStore } from 'rate-limit-redis';
 import { createClient } from 'redis';
-import { createApp } from '../src/app.js';
-import { createComponents } from '../src/components.js';
+import { createService } from '../src/service.js';
 import { loadConfig } from '../src/config.js';
-import { createDb, isDbReachable, migrate } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
 import { budgetsFrom } from '../src/limits/budgets.js';
 import { FallbackStore } from '../src/limits/fallback.store.js';
@@ -119,18 +117,7 @@ async function anchorLimiter(anchor: AnchorName, limit: number): Promise<Request
 async function serve(anchor: AnchorName | undefined): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger('silent');
-  const db = createDb(config.database);
-  await migrate(db);
-  const components = await createComponents({ config, db, logger });
-  const app = createApp({
-    config,
-    db,
-    logger,
-    readiness: { database: () => isDbReachable(db), redis: components.redisUp },
-    identifyCaller: components.identifyCaller,
-    rateLimit: anchor ? await anchorLimiter(anchor, Number(HIGH)) : components.rateLimit,
-    routers: components.routers,
-  });
+  const { app, components } = await createService(config, logger, anchor ? { rateLimit: await anchorLimiter(anchor, Number(HIGH)) } : {});
   const server = app.listen(0, '127.0.0.1', () => {
     process.stdout.write(`listening on port ${(server.address() as { port: number }).port}\n`);
   });

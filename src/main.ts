@@ -1,11 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import { createApp } from './app.js';
 import { createDrain } from './http/drain.js';
 import { createHttpServer } from './http/http-server.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createDb, isDbReachable, migrate } from './platform/db.js';
 import { createLogger } from './platform/logger.js';
-import { createComponents } from './components.js';
+import { createService } from './service.js';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -19,21 +17,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.LOG_LEVEL);
-  const db = createDb(config.database);
-  await migrate(db);
-  const components = await createComponents({ config, db, logger });
-  const app = createApp({
-    config,
-    db,
-    logger,
-    readiness: { database: () => isDbReachable(db), redis: components.redisUp },
-    identifyCaller: components.identifyCaller,
-    rateLimit: components.rateLimit,
-    routers: components.routers,
-    metrics: components.metrics,
-    mcp: components.mcp,
-    mcpGuard: components.mcpGuard,
-  });
+  const { app, db, components } = await createService(config, logger);
 
   const server = createHttpServer(app, config).listen(config.PORT, config.HOST, () => {
     const { port } = server.address() as AddressInfo;
