@@ -4,4 +4,4 @@ import { readFileSync } from 'node:fs';
 
 const results = JSON.parse(readFileSync(new URL('../.test-results/vitest.json', import.meta.url), 'utf8'));
 const skipped = results.numPendingTests + results.numTodoTests;
-process.stdout.write(`tests: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${skipped} skipped` + "\n");
+process.stdout.write(`tests: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${skipped} skipped\n`);
