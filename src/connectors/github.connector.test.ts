@@ -128,6 +128,17 @@ describe('the github connector', () => {
     expect(() => nextPage('<https://evil.example.com/issues?page=2>; rel="next"', current, base)).toThrow(/outside https:\/\/api.github.com/);
   });
 
+  it('reads a Link header whose quoted parameters or targets hold commas', () => {
+    const base = new URL('https://api.github.com');
+    const current = new URL('https://api.github.com/issues?page=1');
+    expect(nextPage('<https://api.github.com/issues?page=2>; title="issues, page 2"; rel="next", <https://api.github.com/issues?page=9>; rel="last"', current, base)).toBe(
+      'https://api.github.com/issues?page=2',
+    );
+    expect(nextPage('<https://api.github.com/issues?labels=a,b&page=2>; rel="next"', current, base)).toBe('https://api.github.com/issues?labels=a,b&page=2');
+    expect(nextPage('<https://api.github.com/issues?page=9>; rel="last next"', current, base)).toBe('https://api.github.com/issues?page=9');
+    expect(() => nextPage('<https://evil.example.com/issues?page=2>; title="a, b"; rel="next"', current, base)).toThrow(/outside https:\/\/api.github.com/);
+  });
+
   it('answers a body of the other type with 400 naming the fields', () => {
     const err = (() => {
       try {

@@ -1,3 +1,4 @@
+import LinkHeader from 'http-link-header';
 import { z } from 'zod';
 import { errors } from '../platform/errors.js';
 import type { ExternalTask } from '../tasks/tasks.sync.js';
@@ -188,19 +189,20 @@ export function rateLimitWait(status: number, headers: Record<string, string>, n
 /** The `rel="next"` target of a Link header, only on the API's own origin: the token never goes elsewhere. */
 export function nextPage(link: string | undefined, current: URL, base: URL): string | undefined {
   if (!link) return undefined;
-  for (const part of link.split(',')) {
-    const [target, ...params] = part.split(';');
-    const url = target?.trim().replace(/^<|>$/g, '');
-    const isNext = params.some((param) => {
-      const [name, value] = param.split('=').map((piece) => piece.trim());
-      return name?.toLowerCase() === 'rel' && (value ?? '').replace(/"/g, '').split(/\s+/).includes('next');
-    });
-    if (!url || !isNext) continue;
-    const next = new URL(url, current);
-    if (next.origin !== base.origin) {
-      throw new ProviderError('unavailable', `GitHub's next page points outside ${base.origin}; stopped rather than send the token there.`);
-    }
-    return next.href;
+  const target = parsedLink(link)?.rel('next')[0]?.uri;
+  if (!target) return undefined;
+  const next = new URL(target, current);
+  if (next.origin !== base.origin) {
+    throw new ProviderError('unavailable', `GitHub's next page points outside ${base.origin}; stopped rather than send the token there.`);
   }
-  return undefined;
+  return next.href;
+}
+
+/** A header that is not a Link list names no next page: the sync ends with the pages it has. */
+function parsedLink(header: string): LinkHeader | undefined {
+  try {
+    return LinkHeader.parse(header);
+  } catch {
+    return undefined;
+  }
 }

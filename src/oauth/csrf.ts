@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { parseCookie, stringifySetCookie } from 'cookie';
 
 /**
  * CSRF protection of the consent form: a double-submit cookie whose value is also bound, with an HMAC,
@@ -48,8 +49,9 @@ export function createCsrf(key: Buffer): Csrf {
     },
 
     // No Path: it defaults to the page's folder (/oauth, or under a proxy's prefix), where the form posts.
+    // Secure goes last, where it has always been (the library would put it before SameSite).
     cookie: (nonce, secure) =>
-      `${CSRF_COOKIE}=${nonce}; Max-Age=${CSRF_LIFETIME_SECONDS}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,
+      stringifySetCookie(CSRF_COOKIE, nonce, { maxAge: CSRF_LIFETIME_SECONDS, httpOnly: true, sameSite: 'strict' }) + (secure ? '; Secure' : ''),
   };
 }
 
@@ -58,11 +60,7 @@ export function csrfKey(signingSecret: string): Buffer {
   return createHmac('sha256', signingSecret).update('task-service/oauth-consent-csrf/v1').digest();
 }
 
+/** The first cookie of that name, as sent: a nonce is base64url, so nothing is percent-decoded. */
 function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const index = part.indexOf('=');
-    if (index > 0 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim();
-  }
-  return undefined;
+  return header ? parseCookie(header, { decode: (value) => value })[name] : undefined;
 }
