@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import { TASKCTL } from './clients.service.js';
-import { escapeHtml, renderConsentPage, sendPage } from './consent-page.js';
+import { escapeHtml } from '../platform/html.js';
+import { renderConsentPage, sendPage } from './consent-page.js';
+import { renderDeviceConsentPage } from './device-page.js';
 
 describe('the consent page', () => {
   it('escapes every character that could end an attribute or start markup', () => {
@@ -58,6 +60,16 @@ describe('who asks, and for what', () => {
     const cli = renderConsentPage({ request: { ...base, client: TASKCTL, resource: null }, csrfToken: 't' });
     expect(cli).toContain('<h1><strong>taskctl (command line)</strong> wants to use your Task Service account</h1>');
     expect(cli).not.toContain('(unverified name)');
+  });
+
+  it('escapes a script an app put in the name it chose, on the consent and the device pages', () => {
+    const scripted = { ...app, name: '<script>alert(document.cookie)</script>' };
+    const consent = renderConsentPage({ request: { ...base, client: scripted, resource: null }, csrfToken: 't' });
+    const device = renderDeviceConsentPage({ clientName: scripted.name, scopes: ['tasks:read'], userCode: 'BCDF-GHJK', csrfToken: 't' });
+    for (const page of [consent, device]) {
+      expect(page).not.toContain('<script');
+      expect(page).toContain('&#60;script&#62;alert(document.cookie)&#60;/script&#62;');
+    }
   });
 
   it('says whether the tokens are for the REST API or the MCP server, and where a metadata document lives', () => {

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
+import type { Scope } from '../http/caller.js';
+import { html, joinHtml, rawHtml, type SafeHtml } from '../platform/html.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 import { redirectCspSource } from './redirect-uris.js';
 import { SCOPE_DESCRIPTIONS } from './scopes.js';
@@ -41,48 +43,48 @@ export function renderConsentPage({ request, csrfToken, email, error }: ConsentP
   // Allow comes first: pressing Enter in the password field submits the first button.
   return page(
     `Authorise ${appName}`,
-    `${heading(request)}
-${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+    html`${heading(request)}
+${error && html`<p class="error" role="alert">${error}</p>`}
 ${resourceLine(request)}
 <p>It will be able to:</p>
-<ul>${request.scopes.map((scope) => `<li>${escapeHtml(SCOPE_DESCRIPTIONS[scope])} <code>${escapeHtml(scope)}</code></li>`).join('')}</ul>
-<p class="note">You will be sent back to <code>${escapeHtml(request.redirectUri)}</code>.</p>
+<ul>${scopeItems(request.scopes)}</ul>
+<p class="note">You will be sent back to <code>${request.redirectUri}</code>.</p>
 <form method="post" action="authorize">
-${hidden
-  .filter(([, value]) => value !== undefined)
-  .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value!)}">`)
-  .join('\n')}
+${joinHtml(
+  hidden.filter(([, value]) => value !== undefined).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`),
+  '\n',
+)}
 ${signInAndDecide(email)}
 </form>`,
   );
 }
 
 /** The app's own name is a claim: only the clients we ship are named without a warning. */
-function heading(request: AuthorizationRequest): string {
+function heading(request: AuthorizationRequest): SafeHtml {
   const { client } = request;
-  if (client.verified) return `<h1><strong>${escapeHtml(client.name ?? client.id)}</strong> wants to use your Task Service account</h1>`;
+  if (client.verified) return html`<h1><strong>${client.name ?? client.id}</strong> wants to use your Task Service account</h1>`;
   const documentHost = client.id.startsWith('https://') ? URL.parse(client.id)?.host : undefined;
   const claimed = client.name
-    ? `An app calling itself <strong>${escapeHtml(client.name)}</strong> <span class="unverified">(unverified name)</span>`
+    ? html`An app calling itself <strong>${client.name}</strong> <span class="unverified">(unverified name)</span>`
     : 'An app that gave no name';
-  const from = documentHost ? ` Its description is published at <code>${escapeHtml(documentHost)}</code>.` : '';
-  return `<h1>${claimed} wants to use your Task Service account</h1>
-<p class="note">The Task Service has not checked who this app is: the name is the one it chose for itself.${from} Its client id is <code>${escapeHtml(client.id)}</code>.</p>`;
+  const from = documentHost && html` Its description is published at <code>${documentHost}</code>.`;
+  return html`<h1>${claimed} wants to use your Task Service account</h1>
+<p class="note">The Task Service has not checked who this app is: the name is the one it chose for itself.${from} Its client id is <code>${client.id}</code>.</p>`;
 }
 
 /** Which of our resources the tokens will be for (RFC 8707): the REST API or the MCP server. */
-function resourceLine(request: AuthorizationRequest): string {
+function resourceLine(request: AuthorizationRequest): SafeHtml {
   if (request.resource) {
-    return `<p>It asks for access through the <strong>Task Service MCP server</strong> (<code>${escapeHtml(request.resource)}</code>), for an AI assistant or another MCP client.</p>`;
+    return html`<p>It asks for access through the <strong>Task Service MCP server</strong> (<code>${request.resource}</code>), for an AI assistant or another MCP client.</p>`;
   }
-  return '<p>It asks for access through the <strong>Task Service API</strong>.</p>';
+  return html`<p>It asks for access through the <strong>Task Service API</strong>.</p>`;
 }
 
 export function renderErrorPage(message: string): string {
   return page(
     'Authorisation failed',
-    `<h1>This authorisation request cannot go on</h1>
-<p class="error" role="alert">${escapeHtml(message)}</p>
+    html`<h1>This authorisation request cannot go on</h1>
+<p class="error" role="alert">${message}</p>
 <p class="note">Close this window and start again from the app.</p>`,
   );
 }
@@ -109,26 +111,22 @@ export const oauthPageHeaders: RequestHandler = (_req, res, next) => {
   next();
 };
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
 /** A whole OAuth page around `body`, styled by the one inline style STYLE_HASH allows. */
-export function page(title: string, body: string): string {
-  return `<!doctype html>
+export function page(title: string, body: SafeHtml): string {
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
+<title>${title}</title>
+<style>${rawHtml(STYLE)}</style>
 </head>
 <body><main>
 ${body}
 </main></body>
 </html>
-`;
+`.markup;
 }
 
 function pageSecurityHeaders(formAction: string): Record<string, string> {
@@ -142,11 +140,15 @@ function pageSecurityHeaders(formAction: string): Record<string, string> {
 }
 
 /** The sign-in fields and the allow / deny buttons, the same on the consent and the device pages. */
-export const signInAndDecide = (email: string | undefined): string => `<label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(email ?? '')}">
+export const signInAndDecide = (email: string | undefined): SafeHtml => html`<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${email}">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <div class="actions">
 <button type="submit" name="decision" value="allow">Sign in and allow</button>
 <button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
 </div>`;
+
+/** One list item per scope: what it allows, and its name. */
+export const scopeItems = (scopes: readonly Scope[]): SafeHtml[] =>
+  scopes.map((scope) => html`<li>${SCOPE_DESCRIPTIONS[scope]} <code>${scope}</code></li>`);

@@ -1,19 +1,19 @@
 import type { Response } from 'express';
 import type { Scope } from '../http/caller.js';
-import { escapeHtml, page, signInAndDecide, STYLE_HASH } from './consent-page.js';
-import { SCOPE_DESCRIPTIONS } from './scopes.js';
+import { html } from '../platform/html.js';
+import { page, scopeItems, signInAndDecide, STYLE_HASH } from './consent-page.js';
 
 /** The pages of /oauth/device (RFC 8628 §3.3): enter the code, then sign in and approve, then done. */
 
 export function renderCodeEntryPage({ userCode, error }: { userCode?: string; error?: string }): string {
   return page(
     'Connect a device',
-    `<h1>Connect a device to your Task Service account</h1>
-${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+    html`<h1>Connect a device to your Task Service account</h1>
+${error && html`<p class="error" role="alert">${error}</p>`}
 <p>Enter the code your device shows (for example in the terminal where you ran <code>taskctl login --device</code>).</p>
 <form method="get" action="device">
 <label for="user_code">Code</label>
-<input id="user_code" name="user_code" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" required value="${escapeHtml(userCode ?? '')}" placeholder="BCDF-GHJK">
+<input id="user_code" name="user_code" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" required value="${userCode}" placeholder="BCDF-GHJK">
 <div class="actions"><button type="submit" value="allow">Continue</button></div>
 </form>`,
   );
@@ -31,14 +31,14 @@ export interface DeviceConsentPage {
 export function renderDeviceConsentPage({ clientName, scopes, userCode, csrfToken, email, error }: DeviceConsentPage): string {
   return page(
     `Authorise ${clientName}`,
-    `<h1><strong>${escapeHtml(clientName)}</strong> wants to use your Task Service account</h1>
-${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
-<p>Only continue if your device shows the code <strong><code>${escapeHtml(userCode)}</code></strong> and you started this sign-in yourself.</p>
+    html`<h1><strong>${clientName}</strong> wants to use your Task Service account</h1>
+${error && html`<p class="error" role="alert">${error}</p>`}
+<p>Only continue if your device shows the code <strong><code>${userCode}</code></strong> and you started this sign-in yourself.</p>
 <p>It will be able to:</p>
-<ul>${scopes.map((scope) => `<li>${escapeHtml(SCOPE_DESCRIPTIONS[scope])} <code>${escapeHtml(scope)}</code></li>`).join('')}</ul>
+<ul>${scopeItems(scopes)}</ul>
 <form method="post" action="device">
-<input type="hidden" name="user_code" value="${escapeHtml(userCode)}">
-<input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">
+<input type="hidden" name="user_code" value="${userCode}">
+<input type="hidden" name="csrf_token" value="${csrfToken}">
 ${signInAndDecide(email)}
 </form>`,
   );
@@ -46,8 +46,8 @@ ${signInAndDecide(email)}
 
 export function renderDeviceDonePage(approved: boolean): string {
   return approved
-    ? page('Device connected', '<h1>Device connected</h1>\n<p>You can close this page and go back to your device.</p>')
-    : page('Request denied', '<h1>Request denied</h1>\n<p>The device was not connected. You can close this page.</p>');
+    ? page('Device connected', html`<h1>Device connected</h1>\n<p>You can close this page and go back to your device.</p>`)
+    : page('Request denied', html`<h1>Request denied</h1>\n<p>The device was not connected. You can close this page.</p>`);
 }
 
 /** As the consent page's headers, but the forms here post (and get) only to this server. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import stringify from 'safe-stable-stringify';
 import { errors } from '../platform/errors.js';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -63,18 +64,7 @@ async function claim(trx: Knex.Transaction, accountId: string, key: string, requ
   return rows.length === 1;
 }
 
+/** Over JSON with object keys sorted, so `{a, b}` and `{b, a}` are the same request. */
 function hashRequest(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
-
-/** JSON with object keys sorted, so `{a, b}` and `{b, a}` are the same request. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([name, item]) => `${JSON.stringify(name)}:${canonicalJson(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+  return createHash('sha256').update(stringify(body) ?? 'null').digest('hex');
 }
