@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, Request } from 'express';
+import { isDatabaseUnavailable } from '../platform/database-errors.js';
 import { AppError, errors } from '../platform/errors.js';
 import { bodyLimitOf } from './body-parsing.js';
 import { createDatabaseOutageLog } from './database-outage.js';
@@ -33,14 +34,6 @@ export function errorHandler(logger: Logger, publicUrl: string | undefined, data
     const requestId = appError.status >= 500 ? requestIdOf(req) : undefined;
     res.status(appError.status).json(requestId === undefined ? appError.toBody() : { ...appError.toBody(), requestId });
   };
-}
-
-// Connection-level failures of PostgreSQL or a busy SQLite file: the database, not the request, is at fault.
-const DATABASE_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08001', '08003', '08006', 'SQLITE_BUSY']);
-
-export function isDatabaseUnavailable(err: unknown): boolean {
-  const e = err as { code?: unknown; name?: unknown } | null;
-  return Boolean(e) && (DATABASE_UNAVAILABLE.has(String(e?.code)) || e?.name === 'KnexTimeoutError');
 }
 
 function payloadTooLarge(req: Request): AppError {
