@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { request, type Server } from 'node:http';
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
+import { operation, type OperationEntry } from './http/operations.js';
 import { loadConfig } from './config.js';
 import { createDb } from './platform/db.js';
 import { createLogger } from './platform/logger.js';
@@ -17,7 +18,7 @@ const signedIn: RequestHandler = (req, _res, next) => {
   next();
 };
 
-async function serve(router: Router, validateResponses: boolean): Promise<string> {
+async function serve(operations: OperationEntry[], validateResponses: boolean): Promise<string> {
   const config = loadConfig({ NODE_ENV: 'test', OPENAPI_VALIDATE_RESPONSES: String(validateResponses), LOG_LEVEL: 'silent' });
   const app = createApp({
     config,
@@ -26,8 +27,7 @@ async function serve(router: Router, validateResponses: boolean): Promise<string
     readiness: { database: async () => true },
     identifyCaller: signedIn,
     rateLimit: (_req, _res, next) => next(),
-    operations: [],
-    routers: [router],
+    operations,
   });
   const server = app.listen(0, '127.0.0.1');
   servers.push(server);
@@ -35,13 +35,8 @@ async function serve(router: Router, validateResponses: boolean): Promise<string
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-const offContract = () => {
-  const router = Router();
-  router.get('/me', (_req, res) => {
-    res.json({ id: 'not-a-uuid', mail: 'ada@example.com' });
-  });
-  return router;
-};
+// Deliberately not the document's Account: the types refuse it, the response validation is under test.
+const offContract = () => [operation('getMe', () => ({ status: 200, body: { id: 'not-a-uuid', mail: 'ada@example.com' } as never }))];
 
 describe('response validation', () => {
   it('turns a handler answering off-contract into a 500 that hides what went wrong', async () => {
@@ -57,23 +52,19 @@ describe('response validation', () => {
   });
 
   it('lets an answer that matches the document through', async () => {
-    const router = Router();
-    router.get('/me', (_req, res) => {
-      res.json({ id: '00000000-0000-4000-8000-000000000001', email: 'ada@example.com', name: null, createdAt: '2026-01-01T00:00:00.000Z' });
-    });
-    const baseUrl = await serve(router, true);
+    const baseUrl = await serve([operation('getMe', () => ({ status: 200, body: { id: '00000000-0000-4000-8000-000000000001', email: 'ada@example.com', name: null, createdAt: '2026-01-01T00:00:00.000Z' } }))], true);
     expect((await fetch(`${baseUrl}/me`, { headers: { authorization: 'Bearer token' } })).status).toBe(200);
   });
 
   it('answers a documented operation that no component serves with 501 NOT_IMPLEMENTED', async () => {
-    const baseUrl = await serve(Router(), true);
+    const baseUrl = await serve([], true);
     const response = await fetch(`${baseUrl}/oauth/authorizations`, { headers: { authorization: 'Bearer token' } });
     expect(response.status).toBe(501);
     expect(await response.json()).toMatchObject({ statusCode: 501, code: 'NOT_IMPLEMENTED' });
   });
 
   it('answers the scope check with 403 INSUFFICIENT_SCOPE naming the scope', async () => {
-    const baseUrl = await serve(Router(), true);
+    const baseUrl = await serve([], true);
     const response = await fetch(`${baseUrl}/tasks`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer token' }, body: '{"title":"x"}' });
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ code: 'INSUFFICIENT_SCOPE', requiredScope: 'tasks:write' });
@@ -82,11 +73,10 @@ describe('response validation', () => {
 
 describe('database outages', () => {
   it('answer 503 SERVICE_UNAVAILABLE with Retry-After, not a 500', async () => {
-    const router = Router();
-    router.get('/me', () => {
+    const unreachable = operation('getMe', () => {
       throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     });
-    const baseUrl = await serve(router, true);
+    const baseUrl = await serve([unreachable], true);
     const response = await fetch(`${baseUrl}/me`, { headers: { authorization: 'Bearer token' } });
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('5');
@@ -111,11 +101,7 @@ describe('conditional requests', () => {
     });
 
   it('answers in full with no ETag, whatever If-None-Match or If-Modified-Since say, since the document has no 304', async () => {
-    const router = Router();
-    router.get('/me', (_req, res) => {
-      res.json({ id: '00000000-0000-4000-8000-000000000001', email: 'ada@example.com', name: null, createdAt: '2026-01-01T00:00:00.000Z' });
-    });
-    const baseUrl = await serve(router, true);
+    const baseUrl = await serve([operation('getMe', () => ({ status: 200, body: { id: '00000000-0000-4000-8000-000000000001', email: 'ada@example.com', name: null, createdAt: '2026-01-01T00:00:00.000Z' } }))], true);
     const conditions: Record<string, string>[] = [{}, { 'if-none-match': '*' }, { 'if-modified-since': new Date(Date.now() + 86_400_000).toUTCString() }];
     for (const headers of conditions) {
       const answer = await conditionalGet(baseUrl, headers);

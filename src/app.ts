@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { isRefreshRequest, parseBodies } from './http/body-parsing.js';
 import { countedFirst } from './http/counted-first.js';
 import { corsHeaders, rateLimitHeaderNames } from './http/cors.js';
@@ -22,8 +22,6 @@ export interface AppParts extends CoreDeps {
   readonly rateLimit: RequestHandler;
   /** The components' operations by operationId, served after validation. */
   readonly operations: readonly OperationEntry[];
-  /** Routers of the components not yet in the operation table, mounted after it. */
-  readonly routers?: readonly Router[];
   /** The components' counters, served by GET /metrics with the app's own. */
   readonly metrics?: readonly Metric[];
   /** false: no request ids, access log or /metrics (only benches measuring what they cost). */
@@ -67,7 +65,6 @@ export function createApp(parts: AppParts): Express {
   app.use(openApiValidator(openApi.document, config.OPENAPI_VALIDATE_RESPONSES));
   // The operation's handler, by operationId, with the request as that operation's typed context.
   app.use(serveOperations(openApi.document, parts.operations));
-  for (const router of parts.routers ?? []) app.use(router);
   // Reached only by documented operations that no component serves yet (the validator 404s the rest).
   app.use((req, _res, next) => next(req.openapi ? errors.notImplemented() : errors.notFound('Route')));
   app.use(errorHandler(logger, config.PUBLIC_URL, parts.readiness.database));

@@ -1,6 +1,6 @@
-import type { ErrorRequestHandler, RequestHandler, Router } from 'express';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Metric } from 'prom-client';
-import { createUsageRouter } from './account/usage.routes.js';
+import { createUsageHandlers, usageOperations } from './account/usage.routes.js';
 import { createAuthComponent } from './auth/auth.component.js';
 import { createConnectorsComponent } from './connectors/connectors.component.js';
 import type { CoreDeps } from './deps.js';
@@ -16,7 +16,6 @@ export interface Components {
   rateLimit: RequestHandler;
   /** Every component's operations, by operationId. */
   operations: OperationEntry[];
-  routers: Router[];
   /** POST /mcp and its refusals, mounted at /mcp. */
   mcp: (RequestHandler | ErrorRequestHandler)[];
   /** /mcp's DNS-rebinding protection, mounted before anything else. */
@@ -36,12 +35,13 @@ export async function createComponents(deps: CoreDeps): Promise<Components> {
   const limits = await createLimitsComponent(deps, { refreshTokenAccount: auth.refreshTokenAccount });
   const tasks = createTasksComponent(deps);
   const connectors = createConnectorsComponent(deps);
-  const mcp = createMcpComponent(deps, loadOpenApiDocument().document, { tasks, connectors, limits });
+  const usage = createUsageHandlers({ tasks, connectors, limits });
+  const oauth = createOAuthComponent(deps, auth, connectors.fetchPublicDocument);
+  const mcp = createMcpComponent(deps, loadOpenApiDocument().document, { tasks, connectors, usage });
   return {
     identifyCaller: auth.identifyCaller,
     rateLimit: limits.rateLimit,
-    operations: [...tasks.operations],
-    routers: [auth.router, createUsageRouter({ tasks, connectors, limits }), connectors.router, createOAuthComponent(deps, auth, connectors.fetchPublicDocument).router],
+    operations: [...auth.operations, ...usageOperations(usage), ...tasks.operations, ...connectors.operations, ...oauth.operations],
     mcp: mcp.handlers,
     mcpGuard: mcp.guard,
     redisUp: limits.redisUp,

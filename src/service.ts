@@ -30,7 +30,6 @@ export async function createService(config: Config, logger: Logger, overrides: S
     identifyCaller: components.identifyCaller,
     rateLimit: components.rateLimit,
     operations: components.operations,
-    routers: components.routers,
     metrics: components.metrics,
     mcp: components.mcp,
     mcpGuard: components.mcpGuard,

@@ -1,27 +1,17 @@
-import { Router } from 'express';
-import type { components } from '../../generated/api.js';
+import { operation, type OperationEntry } from '../http/operations.js';
 import type { ApiTokens } from './api-tokens.service.js';
 
-type Schemas = components['schemas'];
-
-/** /api-tokens: the validator has identified the caller before these run. */
-export function createApiTokensRouter(apiTokens: ApiTokens): Router {
-  const router = Router();
-
-  router.get('/api-tokens', async (req, res) => {
-    const body: Schemas['ApiTokenList'] = { items: await apiTokens.list(req.caller!.accountId) };
-    res.json(body);
-  });
-
-  router.post('/api-tokens', async (req, res) => {
-    const created = await apiTokens.create(req.caller!, req.body as Schemas['CreateApiTokenRequest']);
-    res.status(201).location(`/api-tokens/${created.id}`).set('Cache-Control', 'no-store').json(created);
-  });
-
-  router.delete('/api-tokens/:tokenId', async (req, res) => {
-    await apiTokens.revoke(req.caller!.accountId, req.params.tokenId);
-    res.status(204).end();
-  });
-
-  return router;
+/** /api-tokens: the validator has identified the caller and checked its scopes before these run. */
+export function apiTokensOperations(apiTokens: ApiTokens): OperationEntry[] {
+  return [
+    operation('listApiTokens', async ({ caller }) => ({ status: 200, body: { items: await apiTokens.list(caller.accountId) } })),
+    operation('createApiToken', async ({ caller, body }) => {
+      const created = await apiTokens.create(caller, body);
+      return { status: 201, headers: { Location: `/api-tokens/${created.id}`, 'Cache-Control': 'no-store' }, body: created };
+    }),
+    operation('revokeApiToken', async ({ caller, params }) => {
+      await apiTokens.revoke(caller.accountId, params.tokenId);
+      return { status: 204 };
+    }),
+  ];
 }

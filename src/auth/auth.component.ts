@@ -1,13 +1,14 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import type { CoreDeps } from '../deps.js';
+import type { OperationEntry } from '../http/operations.js';
 import { createAccessTokens, type AccessTokens } from './access-tokens.js';
 import { createAccountCheck } from './account-check.js';
 import { createAccountsRepository } from './accounts.repository.js';
 import { createApiTokensRepository } from './api-tokens.repository.js';
-import { createApiTokensRouter } from './api-tokens.routes.js';
+import { apiTokensOperations } from './api-tokens.routes.js';
 import { createApiTokens, type ApiTokens } from './api-tokens.service.js';
 import { createAudienceCheck, inSequence } from './audience-check.js';
-import { createAuthRouter } from './auth.routes.js';
+import { authOperations } from './auth.routes.js';
 import { createAuthService, type AuthService } from './auth.service.js';
 import { createIdentifyCaller } from './identify-caller.js';
 import { resolveJwtSecret } from './jwt-secret.js';
@@ -20,7 +21,7 @@ export interface AuthComponent {
   /** Sets req.caller, or req.authFailure for a bad or expired token; never answers by itself. */
   identifyCaller: RequestHandler;
   /** /auth/*, /me and /api-tokens. */
-  router: Router;
+  operations: OperationEntry[];
   /** The account a refresh token belongs to (any state), so the refresh budget can key on it. */
   refreshTokenAccount: (refreshToken: string) => Promise<string | undefined>;
   /** For the OAuth server: sign-in through the lockout, token pairs for its clients, reading access tokens. */
@@ -57,14 +58,12 @@ export function createAuthComponent({ config, db, logger }: CoreDeps): AuthCompo
     tokenPairs,
   });
 
-  const router = Router();
-  router.use(createAuthRouter(service), createApiTokensRouter(apiTokens));
   return {
     identifyCaller: inSequence(
       inSequence(createIdentifyCaller(accessTokens, apiTokens), createAudienceCheck(config.JWT_AUDIENCE, config.PUBLIC_URL)),
       createAccountCheck(accounts.exists),
     ),
-    router,
+    operations: [...authOperations(service), ...apiTokensOperations(apiTokens)],
     refreshTokenAccount: tokenPairs.liveAccountOf,
     verifyCredentials: service.verifyCredentials,
     tokenPairs,

@@ -1,11 +1,10 @@
-import type { Router } from 'express';
 import { Histogram, type Metric } from 'prom-client';
 import type { components } from '../../generated/api.js';
 import type { CoreDeps } from '../deps.js';
+import type { OperationEntry } from '../http/operations.js';
 import { createConnectorAccountsService } from './connector-accounts.service.js';
 import type { ConnectorDefinition, ConnectorTools } from './connector-registry.js';
-import { toConnectorAccount, toSyncJob } from './connectors.presenters.js';
-import { createConnectorsRouter } from './connectors.routes.js';
+import { connectorsOperations, createConnectorsHandlers, type ConnectorsHandlers } from './connectors.routes.js';
 import { createCredentialsCipher, loadConnectorSecretKey } from './credentials-cipher.js';
 import { githubConnector } from './github.connector.js';
 import { icalConnector } from './ical.connector.js';
@@ -19,15 +18,11 @@ type ConnectorType = Schemas['ConnectorType'];
 
 export interface ConnectorsComponent {
   /** /connectors, /connector-accounts and /sync-jobs. */
-  router: Router;
+  operations: OperationEntry[];
   /** The per-type cap and what the account uses of it, for every connector type. */
   usage: (accountId: string) => Promise<{ type: ConnectorType; limit: number; used: number }[]>;
-  /** The operations behind some routes, in their REST shapes, for the MCP tools. */
-  operations: {
-    listAccounts: (accountId: string) => Promise<Schemas['ConnectorAccountList']>;
-    startSync: (accountId: string, connectorAccountId: string) => Promise<Schemas['SyncJob']>;
-    getSyncJob: (accountId: string, jobId: string) => Promise<Schemas['SyncJob']>;
-  };
+  /** The handlers of some operations, for the MCP tools. */
+  handlers: Pick<ConnectorsHandlers, 'listConnectorAccounts' | 'startSync' | 'getSyncJob'>;
   /**
    * A small public JSON document (an OAuth client's metadata document) fetched as the connectors fetch:
    * no private addresses unless CONNECTOR_ALLOW_PRIVATE_NETWORKS, every redirect re-checked, capped at
@@ -82,14 +77,11 @@ export function createConnectorsComponent({ config, db, logger }: CoreDeps): Con
   const sync = createSyncService({ config, db, logger, registry, cipher, tools, enqueue: runner.enqueue, onAttemptDone });
   const accounts = createConnectorAccountsService({ config, db, registry, cipher, tools, cancelSync: sync.cancelFor });
 
+  const handlers = createConnectorsHandlers(accounts, sync);
   return {
-    router: createConnectorsRouter(accounts, sync),
+    operations: connectorsOperations(accounts, sync, handlers),
+    handlers,
     usage: accounts.usage,
-    operations: {
-      listAccounts: async (accountId) => ({ items: (await accounts.list(accountId)).map(toConnectorAccount) }),
-      startSync: async (accountId, connectorAccountId) => toSyncJob(await sync.startSync(accountId, connectorAccountId)),
-      getSyncJob: async (accountId, jobId) => toSyncJob(await sync.getJob(accountId, jobId)),
-    },
     start: runner.start,
     fetchPublicDocument: (url) => documentFetch.get(url, { headers: { accept: 'application/json' } }),
     stop: async () => {

@@ -33,14 +33,27 @@ export type Answer<Id extends OperationId> = {
     : { body: ContentOf<Responses<Id>[S]> });
 }[Status<Id>];
 
-export type OperationHandler<Id extends OperationId> = (context: OperationContext<Id>) => Promise<Answer<Id>> | Answer<Id>;
+/**
+ * The sign-in pages (consent, device) are rendered by services that pick the page's status among those
+ * their forms can end in (200, a 400 for a request that cannot go on, a 429 for a locked sign-in).
+ */
+export interface PageAnswer {
+  status: 200 | 400 | 429;
+  headers: Record<string, string>;
+  body: string;
+}
+
+type AnswerOf<Id extends OperationId> = Answer<Id> | (ContentOf<Responses<Id>[Status<Id> & 200]> extends string ? PageAnswer : never);
+
+export type OperationHandler<Id extends OperationId> = (context: OperationContext<Id>) => Promise<AnswerOf<Id>> | AnswerOf<Id>;
 
 /** One row of the table: the document names the path, the method and the shapes; the handler runs it. */
 export type OperationEntry = { [Id in OperationId]: { readonly operationId: Id; readonly handler: OperationHandler<Id> } }[OperationId];
 
 /** Entries typed by their operationId: `operation('createTask', ({ caller, body }) => ...)`. */
 export function operation<Id extends OperationId>(operationId: Id, handler: OperationHandler<Id>): OperationEntry {
-  return { operationId, handler } as OperationEntry;
+  // TypeScript cannot pick the member of the OperationEntry union for a generic Id; this is that member.
+  return { operationId, handler } as unknown as OperationEntry;
 }
 
 /**

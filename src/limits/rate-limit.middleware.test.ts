@@ -1,8 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
+import { operation } from '../http/operations.js';
 import { loadConfig } from '../config.js';
 import type { Caller } from '../http/caller.js';
 import { createDb } from '../platform/db.js';
@@ -25,13 +26,7 @@ const identifyByClientName: RequestHandler = (req, _res, next) => {
   next();
 };
 
-const meRouter = () => {
-  const router = Router();
-  router.get('/me', (_req, res) => {
-    res.json({ id: ACCOUNT_ID, email: 'ada@example.com', name: null, createdAt: '2030-01-01T00:00:00.000Z' });
-  });
-  return router;
-};
+const getMe = () => operation('getMe', () => ({ status: 200, body: { id: ACCOUNT_ID, email: 'ada@example.com', name: null, createdAt: '2030-01-01T00:00:00.000Z' } }));
 
 async function serve(env: Record<string, string>, clock: () => number) {
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', OPENAPI_VALIDATE_RESPONSES: 'true', ...env });
@@ -45,8 +40,7 @@ async function serve(env: Record<string, string>, clock: () => number) {
     readiness: { database: async () => true },
     identifyCaller: identifyByClientName,
     rateLimit: limits.rateLimit,
-    operations: [],
-    routers: [meRouter()],
+    operations: [getMe()],
   });
   const server = app.listen(0, '127.0.0.1');
   open.push({ server, limits });

@@ -3,8 +3,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ListToolsRequestSchema, type Implementation } from '@modelcontextprotocol/sdk/types.js';
-import type { Caller } from '../http/caller.js';
-import { AppError, errors } from '../platform/errors.js';
+import { callerOf, type Caller } from '../http/caller.js';
+import { AppError } from '../platform/errors.js';
 import type { ToolCalls } from './tool-calls.js';
 
 const INSTRUCTIONS =
@@ -54,8 +54,8 @@ export function createMcpHandlers(tools: ToolCalls, serverInfo: Implementation):
     if (req.method !== 'POST') {
       return next(new AppError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on /mcp: POST JSON-RPC messages.`, {}, { Allow: 'POST' }));
     }
-    if (!req.caller) return next(req.authFailure === 'expired' ? errors.tokenExpired() : errors.unauthenticated());
-    await serve(req, res, req.caller);
+    // Without a caller, the 401 any operation answers (a rejection Express hands to the error handler).
+    await serve(req, res, callerOf(req));
   };
 
   return [refusedToolCall, endpoint];

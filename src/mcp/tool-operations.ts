@@ -1,4 +1,4 @@
-import { readUsage, type UsageParts } from '../account/usage.routes.js';
+import type { UsageHandlers } from '../account/usage.routes.js';
 import type { ConnectorsComponent } from '../connectors/connectors.component.js';
 import type { Caller } from '../http/caller.js';
 import type { Answer, OperationId, OperationInput } from '../http/operations.js';
@@ -8,9 +8,10 @@ import type { OperationRequest } from './tool-catalogue.js';
 /** What a tool's REST operation answers: its body (undefined for a 204). */
 export type RunOperation = (caller: Caller, request: OperationRequest) => Promise<unknown>;
 
-export interface ToolOperationParts extends UsageParts {
-  tasks: UsageParts['tasks'] & Pick<TasksComponent, 'handlers'>;
-  connectors: UsageParts['connectors'] & Pick<ConnectorsComponent, 'operations'>;
+export interface ToolOperationParts {
+  tasks: Pick<TasksComponent, 'handlers'>;
+  connectors: Pick<ConnectorsComponent, 'handlers'>;
+  usage: UsageHandlers;
 }
 
 /**
@@ -18,17 +19,17 @@ export interface ToolOperationParts extends UsageParts {
  * The arguments were checked against the schemas the document gives those operations.
  */
 export function createToolOperations(parts: ToolOperationParts): Partial<Record<OperationId, RunOperation>> {
-  const { tasks, connectors } = parts;
+  const { tasks, connectors, usage } = parts;
   return {
     listTasks: byHandler(tasks.handlers.listTasks),
     getTask: byHandler(tasks.handlers.getTask),
     createTask: byHandler(tasks.handlers.createTask),
     updateTask: byHandler(tasks.handlers.updateTask),
     deleteTask: byHandler(tasks.handlers.deleteTask),
-    getUsage: (caller) => readUsage(parts, caller),
-    listConnectorAccounts: (caller) => connectors.operations.listAccounts(caller.accountId),
-    startSync: (caller, { path }) => connectors.operations.startSync(caller.accountId, path.accountId!),
-    getSyncJob: (caller, { path }) => connectors.operations.getSyncJob(caller.accountId, path.jobId!),
+    getUsage: byHandler(usage.getUsage),
+    listConnectorAccounts: byHandler(connectors.handlers.listConnectorAccounts),
+    startSync: byHandler(connectors.handlers.startSync),
+    getSyncJob: byHandler(connectors.handlers.getSyncJob),
   };
 }
 

@@ -94,12 +94,13 @@ export function renderErrorPage(message: string): string {
  * no Referer (the query carries the PKCE challenge and state). Forms may post here and, because some
  * browsers check the redirect after a post against form-action, on to the verified redirect URI.
  */
-export function sendPage(res: Response, status: number, html: string, redirectUri?: string): void {
+export function pageHeaders(redirectUri?: string): Record<string, string> {
   const formAction = redirectUri ? `'self' ${redirectCspSource(redirectUri)}` : "'none'";
-  res
-    .status(status)
-    .set({ 'Content-Type': 'text/html; charset=utf-8', ...pageSecurityHeaders(formAction) })
-    .send(html);
+  return { 'Content-Type': 'text/html; charset=utf-8', ...pageSecurityHeaders(formAction) };
+}
+
+export function sendPage(res: Response, status: number, html: string, redirectUri?: string): void {
+  res.status(status).set(pageHeaders(redirectUri)).send(html);
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { Response } from 'express';
 import type { Scope } from '../http/caller.js';
 import { html } from '../platform/html.js';
 import { page, scopeItems, signInAndDecide, STYLE_HASH } from './consent-page.js';
@@ -51,16 +50,11 @@ export function renderDeviceDonePage(approved: boolean): string {
 }
 
 /** As the consent page's headers, but the forms here post (and get) only to this server. */
-export function sendDevicePage(res: Response, status: number, html: string): void {
-  res
-    .status(status)
-    .set({
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': `default-src 'none'; style-src ${STYLE_HASH}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
-      'X-Frame-Options': 'DENY',
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
-    })
-    .send(html);
-}
+export const DEVICE_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Content-Security-Policy': `default-src 'none'; style-src ${STYLE_HASH}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+};

@@ -1,7 +1,7 @@
-import { Router } from 'express';
 import type { AuthComponent } from '../auth/auth.component.js';
 import { resolveJwtSecret } from '../auth/jwt-secret.js';
 import type { CoreDeps } from '../deps.js';
+import type { OperationEntry } from '../http/operations.js';
 import { createAuthorizationCodesRepository } from './authorization-codes.repository.js';
 import { createAuthorizationsRepository } from './authorizations.repository.js';
 import { createAuthorizations } from './authorizations.service.js';
@@ -12,16 +12,16 @@ import { createCsrf, csrfKey } from './csrf.js';
 import { createDeviceCodesRepository } from './device-codes.repository.js';
 import { createDeviceGrant } from './device-grant.service.js';
 import { createDeviceVerification } from './device-verification.service.js';
-import { createDeviceRouter } from './device.routes.js';
+import { deviceOperations } from './device.routes.js';
 import { createOAuthLibraryAdapter } from './oauth-library.adapter.js';
-import { createOAuthRouter } from './oauth.routes.js';
+import { oauthOperations } from './oauth.routes.js';
 
 export { oauthPageHeaders } from './consent-page.js';
 import { createRevocation } from './revocation.service.js';
 
 export interface OAuthComponent {
   /** /.well-known/oauth-*, /oauth/*. */
-  router: Router;
+  operations: OperationEntry[];
 }
 
 /** The OAuth 2.0 authorisation server (decisions §9), built on the auth component's sign-in and tokens. */
@@ -53,11 +53,13 @@ export function createOAuthComponent(
     authorizations: authorizationsRepository,
   });
   const deviceCodes = createDeviceCodesRepository(db);
-  const router = createOAuthRouter({
+  const deviceGrant = createDeviceGrant({ findClient: clients.find, repository: deviceCodes, tokenPairs: auth.tokenPairs, accessTokens: auth.accessTokens });
+  const operations = oauthOperations({
     publicUrl: config.PUBLIC_URL,
     clients,
     consent,
     library,
+    deviceGrant,
     revoke: createRevocation({ tokenPairs: auth.tokenPairs, accessTokens: auth.accessTokens }),
     authorizations: createAuthorizations({
       repository: authorizationsRepository,
@@ -68,9 +70,9 @@ export function createOAuthComponent(
       deviceCodes,
     }),
   });
-  const deviceRouter = createDeviceRouter({
+  const device = deviceOperations({
     publicUrl: config.PUBLIC_URL,
-    grant: createDeviceGrant({ findClient: clients.find, repository: deviceCodes, tokenPairs: auth.tokenPairs, accessTokens: auth.accessTokens }),
+    grant: deviceGrant,
     verification: createDeviceVerification({
       findClient: clients.find,
       csrf,
@@ -79,6 +81,5 @@ export function createOAuthComponent(
       authorizations: authorizationsRepository,
     }),
   });
-  // The device router first: it takes the device_code grant of /oauth/token and passes the others on.
-  return { router: Router().use(deviceRouter, router) };
+  return { operations: [...operations, ...device] };
 }
