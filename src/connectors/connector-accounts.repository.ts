@@ -74,9 +74,3 @@ export async function lockOwnedConnectorAccount(trx: Knex, accountId: string, id
 export async function deleteConnectorAccount(trx: Knex, id: string): Promise<void> {
   await trx(table).where({ id }).del();
 }
-
-/** A unique constraint refused the write (PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_UNIQUE). */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
+import { isUniqueViolation } from '../platform/database-errors.js';
 import type { Db } from '../platform/db.js';
 import { errors } from '../platform/errors.js';
 import { detachConnectorTasks } from '../tasks/tasks.sync.js';
@@ -7,7 +8,6 @@ import {
   deleteConnectorAccount,
   findByExternalId,
   insertConnectorAccount,
-  isUniqueViolation,
   listOwnedConnectorAccounts,
   lockOwnedConnectorAccount,
   findOwnedConnectorAccount,

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../platform/database-errors.js';
 import type { Db } from '../platform/db.js';
 import { errors } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import { upsertExternalTasks, type ExternalTask } from '../tasks/tasks.sync.js';
-import { findConnectorAccount, findOwnedConnectorAccount, isUniqueViolation, markSynced } from './connector-accounts.repository.js';
+import { findConnectorAccount, findOwnedConnectorAccount, markSynced } from './connector-accounts.repository.js';
 import { ProviderError, type ConnectorDefinition, type ConnectorTools, type ConnectorType } from './connector-registry.js';
 import type { CredentialsCipher } from './credentials-cipher.js';
 import { ShutdownAbort } from './sync-runner.js';
@@ -183,9 +184,4 @@ export function createSyncService(deps: SyncServiceDeps) {
 function failureMessage(err: unknown): string {
   if (err instanceof ProviderError) return err.message;
   return 'The sync failed inside the server; try again later.';
-}
-
-function isForeignKeyViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }

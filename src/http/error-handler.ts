@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, Request } from 'express';
+import { isDatabaseUnavailable } from '../platform/database-errors.js';
 import { AppError, errors } from '../platform/errors.js';
 import { bodyLimitOf } from './body-parsing.js';
 import { createDatabaseOutageLog } from './database-outage.js';
@@ -35,14 +36,6 @@ export function errorHandler(logger: Logger, publicUrl: string | undefined, data
   };
 }
 
-// Connection-level failures of PostgreSQL or a busy SQLite file: the database, not the request, is at fault.
-const DATABASE_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08001', '08003', '08006', 'SQLITE_BUSY']);
-
-export function isDatabaseUnavailable(err: unknown): boolean {
-  const e = err as { code?: unknown; name?: unknown } | null;
-  return Boolean(e) && (DATABASE_UNAVAILABLE.has(String(e?.code)) || e?.name === 'KnexTimeoutError');
-}
-
 function payloadTooLarge(req: Request): AppError {
   const limit = bodyLimitOf(req.path);
   const size = limit >= 1024 * 1024 ? `${limit / (1024 * 1024)} MiB` : `${limit / 1024} KiB`;
@@ -68,10 +61,6 @@ function toAppError(err: unknown, req: Request): AppError {
       return errors.validation(
         (e.errors ?? []).map((item) => ({ path: item.path ?? '', message: item.message ?? 'is invalid' })),
       );
-    case 401:
-      return req.authFailure === 'expired' ? errors.tokenExpired() : errors.unauthenticated();
-    case 403:
-      return errors.insufficientScope(req.securityOutcome?.requiredScope ?? 'unknown');
     case 404:
       return new AppError(404, 'NOT_FOUND', `No route ${req.method} ${req.path}.`);
     case 405: {

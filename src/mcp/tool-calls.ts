@@ -2,7 +2,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormats from 'ajv-formats';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '../http/caller.js';
-import { isDatabaseUnavailable } from '../http/error-handler.js';
+import { isDatabaseUnavailable } from '../platform/database-errors.js';
 import { AppError, errors } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import { describeTools, toListedTool, toOperationRequest, type DescribedTool, type OperationId } from './tool-catalogue.js';

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMigratedDb, engines, insertAccount, insertConnectorAccount, type MigratedDb } from '../tasks/test-databases.js';
+import { databaseFailure, isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './database-errors.js';
+
+async function failureOf(write: Promise<unknown>): Promise<unknown> {
+  return write.then(
+    () => expect.fail('the write succeeded'),
+    (err: unknown) => err,
+  );
+}
+
+describe.each(engines)('database errors on %s', (engine) => {
+  let store: MigratedDb;
+  beforeAll(async () => {
+    store = await createMigratedDb(engine);
+  });
+  afterAll(() => store.drop());
+
+  it('reads a duplicate key as a unique violation and nothing else', async () => {
+    const accountId = await insertAccount(store.db);
+    const { email } = await store.db('accounts').where({ id: accountId }).first();
+    const err = await failureOf(store.db('accounts').insert({ id: randomUUID(), email, password_hash: 'x', task_count: 0, created_at: Date.now() }));
+    expect(databaseFailure(err)).toBe('unique-violation');
+    expect(isUniqueViolation(err)).toBe(true);
+    expect(isForeignKeyViolation(err)).toBe(false);
+    expect(isDatabaseUnavailable(err)).toBe(false);
+  });
+
+  it('reads a reference to a missing row as a foreign-key violation', async () => {
+    const err = await failureOf(insertConnectorAccount(store.db, randomUUID()));
+    expect(databaseFailure(err)).toBe('foreign-key-violation');
+    expect(isForeignKeyViolation(err)).toBe(true);
+    expect(isUniqueViolation(err)).toBe(false);
+  });
+
+  it('has no meaning for a statement that is simply wrong', async () => {
+    const err = await failureOf(store.db.raw('select * from no_such_table'));
+    expect(databaseFailure(err)).toBeUndefined();
+  });
+});
+
+describe('an unreachable database', () => {
+  it('is a refused or dropped connection, PostgreSQL shutting down, a busy SQLite file or an exhausted pool', () => {
+    for (const code of ['ECONNREFUSED', 'ECONNRESET', '57P01', '08006', 'SQLITE_BUSY']) {
+      expect(isDatabaseUnavailable(Object.assign(new Error('down'), { code }))).toBe(true);
+    }
+    expect(isDatabaseUnavailable(Object.assign(new Error('pool'), { name: 'KnexTimeoutError' }))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('a bug'))).toBe(false);
+    expect(isDatabaseUnavailable(undefined)).toBe(false);
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * What a database error means, whichever engine raised it: the one place that knows PostgreSQL's
+ * SQLSTATEs and SQLite's result codes. Callers ask about the meaning, never about a code.
+ */
+export type DatabaseFailure =
+  /** A unique key or primary key refused the write. */
+  | 'unique-violation'
+  /** A foreign key refused the write: the row it points to is gone. */
+  | 'foreign-key-violation'
+  /** The database, not the statement, is at fault: unreachable, shutting down, or a busy SQLite file. */
+  | 'unavailable';
+
+export function databaseFailure(err: unknown): DatabaseFailure | undefined {
+  const e = err as { code?: unknown; name?: unknown } | null | undefined;
+  if (!e) return undefined;
+  if (e.name === 'KnexTimeoutError') return 'unavailable';
+  return typeof e.code === 'string' ? FAILURE_OF_CODE.get(e.code) : undefined;
+}
+
+export const isUniqueViolation = (err: unknown): boolean => databaseFailure(err) === 'unique-violation';
+export const isForeignKeyViolation = (err: unknown): boolean => databaseFailure(err) === 'foreign-key-violation';
+export const isDatabaseUnavailable = (err: unknown): boolean => databaseFailure(err) === 'unavailable';
+
+const FAILURE_OF_CODE = new Map<string, DatabaseFailure>([
+  // PostgreSQL SQLSTATEs (class 23: integrity constraint violation).
+  ['23505', 'unique-violation'],
+  ['23503', 'foreign-key-violation'],
+  // SQLite extended result codes, as better-sqlite3 reports them.
+  ['SQLITE_CONSTRAINT_UNIQUE', 'unique-violation'],
+  ['SQLITE_CONSTRAINT_PRIMARYKEY', 'unique-violation'],
+  ['SQLITE_CONSTRAINT_FOREIGNKEY', 'foreign-key-violation'],
+  // Connection-level failures (the socket, or PostgreSQL shutting down or not yet up: 57P01, 57P03,
+  // class 08), and a SQLite file another writer holds past the busy timeout.
+  ...['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08001', '08003', '08006', 'SQLITE_BUSY'].map(
+    (code) => [code, 'unavailable'] as const,
+  ),
+]);
