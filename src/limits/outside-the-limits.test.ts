@@ -30,7 +30,7 @@ describe('operations declared outside the rate limits', () => {
       readiness: { database: async () => true },
       identifyCaller: (_req, _res, next) => next(),
       rateLimit: countingLimiter,
-      routers: [],
+      operations: [],
     });
     const server = app.listen(0, '127.0.0.1');
     servers.push(server);
