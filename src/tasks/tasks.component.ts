@@ -1,7 +1,11 @@
 import type { Router } from 'express';
 import type { CoreDeps } from '../deps.js';
+import type { Db } from '../platform/db.js';
 import { createTasksRouter } from './tasks.routes.js';
 import { createTasksService, type TasksService } from './tasks.service.js';
+import { detachConnectorTasks, upsertExternalTasks, type ExternalTaskBatch, type UpsertCounts } from './tasks.sync.js';
+
+export type { ExternalTask, UpsertCounts } from './tasks.sync.js';
 
 export interface TasksComponent {
   /** /tasks and /tasks/{taskId}. */
@@ -10,9 +14,34 @@ export interface TasksComponent {
   usage: (accountId: string) => Promise<{ limit: number; used: number }>;
   /** The operations behind the routes, for other front ends of the same API (the MCP tools). */
   operations: Pick<TasksService, 'list' | 'get' | 'create' | 'update' | 'remove'>;
+  /** What the connectors' sync needs of tasks. */
+  sync: TasksForSync;
+}
+
+/** Synced items in, and a disconnected account's tasks kept; the task cap stays the tasks component's. */
+export interface TasksForSync {
+  /**
+   * Upserts a batch by (connectorAccountId, externalId) in one transaction: known tasks update, new
+   * ones insert while the account's task cap allows, the rest count as droppedOverQuota.
+   */
+  importExternalTasks: (batch: Omit<ExternalTaskBatch, 'maxTasks'>) => Promise<UpsertCounts>;
+  /** On disconnect, in its transaction: the connector's tasks stay as local tasks. */
+  detachConnectorTasks: (trx: Db, connectorAccountId: string) => Promise<number>;
 }
 
 export function createTasksComponent({ config, db }: CoreDeps): TasksComponent {
   const service = createTasksService({ db, maxTasks: config.TASKS_MAX_PER_ACCOUNT });
-  return { router: createTasksRouter(service), usage: (accountId) => service.usage(accountId), operations: service };
+  return {
+    router: createTasksRouter(service),
+    usage: (accountId) => service.usage(accountId),
+    operations: service,
+    sync: createTasksForSync({ db, maxTasks: config.TASKS_MAX_PER_ACCOUNT }),
+  };
+}
+
+export function createTasksForSync({ db, maxTasks }: { db: Db; maxTasks: number }): TasksForSync {
+  return {
+    importExternalTasks: (batch) => upsertExternalTasks(db, { ...batch, maxTasks }),
+    detachConnectorTasks,
+  };
 }
