@@ -40,6 +40,7 @@ async function measure(validateResponses: boolean): Promise<number> {
       next();
     },
     rateLimit: (_req, _res, next) => next(),
+    operations: [],
     routers: [router],
   });
   const server = app.listen(0, '127.0.0.1');

@@ -26,6 +26,7 @@ async function serve(router: Router, validateResponses: boolean): Promise<string
     readiness: { database: async () => true },
     identifyCaller: signedIn,
     rateLimit: (_req, _res, next) => next(),
+    operations: [],
     routers: [router],
   });
   const server = app.listen(0, '127.0.0.1');

@@ -1,5 +1,6 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
-import { isRefreshRequest, parseBodies, releaseDeferredError } from './http/body-parsing.js';
+import { isRefreshRequest, parseBodies } from './http/body-parsing.js';
+import { countedFirst } from './http/counted-first.js';
 import { corsHeaders, rateLimitHeaderNames } from './http/cors.js';
 import { createDocsRouter, loadOpenApiDocument } from './http/docs.routes.js';
 import { errorHandler } from './http/error-handler.js';
@@ -8,6 +9,7 @@ import { createObservability, type Metric } from './http/observability.js';
 import { createHealthRouter, type ReadinessProbes } from './http/health.routes.js';
 import { refuseNulCharacters } from './http/nul-characters.js';
 import { openApiValidator } from './http/openapi-validator.js';
+import { serveOperations, type OperationEntry } from './http/operations.js';
 import { oauthPageHeaders } from './oauth/oauth.component.js';
 import { errors } from './platform/errors.js';
 import type { CoreDeps } from './deps.js';
@@ -18,8 +20,10 @@ export interface AppParts extends CoreDeps {
   readonly identifyCaller: RequestHandler;
   /** Spends the budgets that apply, sets the X-RateLimit-* headers, or answers 429. */
   readonly rateLimit: RequestHandler;
-  /** Component routers, mounted after validation. */
-  readonly routers: readonly Router[];
+  /** The components' operations by operationId, served after validation. */
+  readonly operations: readonly OperationEntry[];
+  /** Routers of the components not yet in the operation table, mounted after it. */
+  readonly routers?: readonly Router[];
   /** The components' counters, served by GET /metrics with the app's own. */
   readonly metrics?: readonly Metric[];
   /** false: no request ids, access log or /metrics (only benches measuring what they cost). */
@@ -51,18 +55,19 @@ export function createApp(parts: AppParts): Express {
   if (parts.mcpGuard) app.use('/mcp', parts.mcpGuard);
   app.use(['/oauth/authorize', '/oauth/device'], oauthPageHeaders);
   // Counted before the body is read: the caller is known from the headers. Only the refresh budget
-  // keys on the body (its token), so that small body is read first.
-  app.use(parts.identifyCaller);
-  app.use(parseBodies({ when: isRefreshRequest }));
-  app.use(parts.rateLimit);
+  // keys on the body (its token), so that small body is read first. What fails before the count
+  // (a database down, a malformed body) is answered after it, with the rate-limit headers.
+  app.use(countedFirst([parts.identifyCaller, parseBodies({ when: isRefreshRequest })], parts.rateLimit));
   app.use(parseBodies());
   app.use(refuseNulCharacters);
-  app.use(releaseDeferredError);
   if (parts.mcp) app.use('/mcp', ...parts.mcp);
   app.use(createDocsRouter(openApi));
   app.use(headAsGet);
+  // Matches the request to an operation of the document, answers 401/403 for its security, checks its parameters and body.
   app.use(openApiValidator(openApi.document, config.OPENAPI_VALIDATE_RESPONSES));
-  for (const router of parts.routers) app.use(router);
+  // The operation's handler, by operationId, with the request as that operation's typed context.
+  app.use(serveOperations(openApi.document, parts.operations));
+  for (const router of parts.routers ?? []) app.use(router);
   // Reached only by documented operations that no component serves yet (the validator 404s the rest).
   app.use((req, _res, next) => next(req.openapi ? errors.notImplemented() : errors.notFound('Route')));
   app.use(errorHandler(logger, config.PUBLIC_URL, parts.readiness.database));

@@ -5,6 +5,7 @@ import { createAuthComponent } from './auth/auth.component.js';
 import { createConnectorsComponent } from './connectors/connectors.component.js';
 import type { CoreDeps } from './deps.js';
 import { loadOpenApiDocument } from './http/docs.routes.js';
+import type { OperationEntry } from './http/operations.js';
 import { createLimitsComponent } from './limits/limits.component.js';
 import { createMcpComponent } from './mcp/mcp.component.js';
 import { createOAuthComponent } from './oauth/oauth.component.js';
@@ -13,6 +14,8 @@ import { createTasksComponent } from './tasks/tasks.component.js';
 export interface Components {
   identifyCaller: RequestHandler;
   rateLimit: RequestHandler;
+  /** Every component's operations, by operationId. */
+  operations: OperationEntry[];
   routers: Router[];
   /** POST /mcp and its refusals, mounted at /mcp. */
   mcp: (RequestHandler | ErrorRequestHandler)[];
@@ -37,7 +40,8 @@ export async function createComponents(deps: CoreDeps): Promise<Components> {
   return {
     identifyCaller: auth.identifyCaller,
     rateLimit: limits.rateLimit,
-    routers: [auth.router, createUsageRouter({ tasks, connectors, limits }), tasks.router, connectors.router, createOAuthComponent(deps, auth, connectors.fetchPublicDocument).router],
+    operations: [...tasks.operations],
+    routers: [auth.router, createUsageRouter({ tasks, connectors, limits }), connectors.router, createOAuthComponent(deps, auth, connectors.fetchPublicDocument).router],
     mcp: mcp.handlers,
     mcpGuard: mcp.guard,
     redisUp: limits.redisUp,

@@ -29,6 +29,7 @@ export async function createService(config: Config, logger: Logger, overrides: S
     readiness: { database: () => isDbReachable(db), redis: components.redisUp },
     identifyCaller: components.identifyCaller,
     rateLimit: components.rateLimit,
+    operations: components.operations,
     routers: components.routers,
     metrics: components.metrics,
     mcp: components.mcp,

@@ -16,9 +16,9 @@ export function createAccountCheck(accountExists: (accountId: string) => Promise
         req.authFailure = 'invalid';
       }
     } catch (error) {
-      // Database down: a 503, counted and given the rate-limit headers before it is sent.
+      // Database down: a 503, counted and given the rate-limit headers before it is sent (app.ts).
       req.caller = undefined;
-      req.deferredError ??= error;
+      return next(error);
     }
     next();
   };

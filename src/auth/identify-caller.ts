@@ -13,7 +13,7 @@ const VERIFIED_TOKENS_KEPT = 10_000;
 /**
  * Sets req.caller from `Authorization: Bearer <JWT | tsk_...>`, or req.authFailure when the token is
  * bad ('invalid') or a genuine access token past its exp ('expired'). It never answers: the rate limiter
- * runs next, then the validator's security handlers decide whether the operation needs a caller.
+ * runs next, then the access step (http/security-handlers.ts) decides whether the operation needs a caller.
  */
 export function createIdentifyCaller(accessTokens: AccessTokens, apiTokens: ApiTokens): RequestHandler {
   // An instance of our own, without sessions: nothing global, nothing stored per request but the caller.
@@ -60,8 +60,8 @@ export function createIdentifyCaller(accessTokens: AccessTokens, apiTokens: ApiT
     try {
       caller = token.startsWith(API_TOKEN_PREFIX) ? await apiTokens.authenticate(token) : (stillValid(token) ?? (await verifyJwt(req, token)));
     } catch (error) {
-      // An API token is looked up in the database: when that is down, the answer (503) is still
-      // counted and given the rate-limit headers, like any other error, before it is sent.
+      // An API token is looked up in the database: when that is down, the answer (503) is held back
+      // for after the rate limiter (http/counted-first.ts), so it is counted and carries its headers.
       req.deferredError ??= error;
       return next();
     }

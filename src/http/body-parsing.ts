@@ -19,11 +19,10 @@ declare module 'express-serve-static-core' {
 }
 
 /**
- * Reads and parses JSON and form bodies, but holds a parse error back until the rate limiter has
- * counted the request: every response, errors included, then carries the rate-limit headers. The
- * limiter runs before this (it needs only the headers), so a refused request is never parsed; the
- * sign-in, refresh and OAuth bodies get a small limit, which a large Content-Length fails at once.
- * With `when`, only the requests it picks are read (the refresh budget is keyed by the body's token).
+ * Reads and parses JSON and form bodies. The limiter runs before this (it needs only the headers), so
+ * a refused request is never parsed; the sign-in, refresh and OAuth bodies get a small limit, which a
+ * large Content-Length fails at once. With `when`, only the requests it picks are read (the refresh
+ * budget is keyed by the body's token: that one is read before the limiter, which holds its error back).
  */
 export function parseBodies(options: { when?: (req: Request) => boolean } = {}): RequestHandler {
   const large = parsersWithLimit(BODY_LIMIT_BYTES);
@@ -33,19 +32,11 @@ export function parseBodies(options: { when?: (req: Request) => boolean } = {}):
     req.bodyRead = true;
     const [json, form] = isSignInPath(req.path) ? small : large;
     json(req, res, (jsonError?: unknown) => {
-      if (jsonError) {
-        req.deferredError ??= jsonError;
-        return next();
-      }
-      form(req, res, (formError?: unknown) => {
-        if (formError) req.deferredError ??= formError;
-        next();
-      });
+      if (jsonError) return next(jsonError);
+      form(req, res, next);
     });
   };
 }
-
-export const releaseDeferredError: RequestHandler = (req, _res, next) => next(req.deferredError);
 
 /** The one request whose budget depends on its body: POST /auth/refresh (the path as Express routes it). */
 export const isRefreshRequest = (req: Request): boolean => req.method === 'POST' && /^\/auth\/refresh\/*$/i.test(req.path);

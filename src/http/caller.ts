@@ -1,4 +1,6 @@
+import type { Request } from 'express';
 import type { components } from '../../generated/api.js';
+import { errors } from '../platform/errors.js';
 
 export type Scope = components['schemas']['Scope'];
 export const ALL_SCOPES: readonly Scope[] = ['tasks:read', 'tasks:write', 'connectors:read', 'connectors:write', 'tokens:manage'];
@@ -25,14 +27,21 @@ export interface Caller {
 
 export type AuthFailure = 'expired' | 'invalid';
 
+/**
+ * The caller identified from the request's bearer token, or the 401 the request gets when an operation
+ * needs one: `TOKEN_EXPIRED` for a genuine token past its exp, so the client knows to refresh.
+ */
+export function callerOf(req: Request): Caller {
+  if (req.caller) return req.caller;
+  throw req.authFailure === 'expired' ? errors.tokenExpired() : errors.unauthenticated();
+}
+
 declare module 'express-serve-static-core' {
   interface Request {
+    /** Set by identify-caller from the bearer token; read through callerOf. */
     caller?: Caller;
+    /** Why a bearer token sent gave no caller. */
     authFailure?: AuthFailure;
-    /** What the security handlers decided, so the error handler can render the right code. */
-    securityOutcome?: { requiredScope?: string };
-    /** A body-parsing error held back until the request has been counted by the rate limiter. */
-    deferredError?: unknown;
     /** Set by express-openapi-validator when the request matched a documented operation. */
     openapi?: unknown;
   }

@@ -61,10 +61,6 @@ function toAppError(err: unknown, req: Request): AppError {
       return errors.validation(
         (e.errors ?? []).map((item) => ({ path: item.path ?? '', message: item.message ?? 'is invalid' })),
       );
-    case 401:
-      return req.authFailure === 'expired' ? errors.tokenExpired() : errors.unauthenticated();
-    case 403:
-      return errors.insufficientScope(req.securityOutcome?.requiredScope ?? 'unknown');
     case 404:
       return new AppError(404, 'NOT_FOUND', `No route ${req.method} ${req.path}.`);
     case 405: {

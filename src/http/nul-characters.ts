@@ -7,19 +7,16 @@ import { errors } from '../platform/errors.js';
 const NUL = '\u0000';
 
 /**
- * Held back like a body-parse error, so the request is counted by the rate limiter first. The query
- * and body are searched only when their raw text holds `%00` or `\u0000` (body parsing notes that),
- * so the usual request pays one scan of its raw bytes and nothing more.
+ * Run after the rate limiter, like the body parsing it follows. The query and body are searched only
+ * when their raw text holds `%00` or `\u0000` (body parsing notes that), so the usual request pays one
+ * scan of its raw bytes and nothing more.
  */
 export const refuseNulCharacters: RequestHandler = (req, _res, next) => {
-  if (req.deferredError === undefined) {
-    const queryMayHoldNul = req.url.includes('%00');
-    const path = queryMayHoldNul && /%00/.test(req.path)
-      ? '/path'
-      : ((queryMayHoldNul ? findNul(req.query, '/query') : undefined) ?? (req.bodyMayHoldNul ? findNul(req.body, '/body') : undefined));
-    if (path) req.deferredError = errors.validation([{ path, message: 'must not contain the NUL character (U+0000)' }]);
-  }
-  next();
+  const queryMayHoldNul = req.url.includes('%00');
+  const path = queryMayHoldNul && /%00/.test(req.path)
+    ? '/path'
+    : ((queryMayHoldNul ? findNul(req.query, '/query') : undefined) ?? (req.bodyMayHoldNul ? findNul(req.body, '/body') : undefined));
+  next(path ? errors.validation([{ path, message: 'must not contain the NUL character (U+0000)' }]) : undefined);
 };
 
 /**

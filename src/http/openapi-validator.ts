@@ -2,18 +2,19 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { RequestHandler } from 'express';
 import { isRfc3339DateTime } from '../platform/time.js';
-import { securityHandlers } from './security-handlers.js';
+import { requireAccess } from './security-handlers.js';
 
 /**
- * Requests are checked against the document (security first, then parameters and body); responses
- * too when `validateResponses` is on, so a handler cannot answer off-contract unnoticed.
+ * Requests are checked against the document (the caller's access first, then parameters and body);
+ * responses too when `validateResponses` is on, so a handler cannot answer off-contract unnoticed.
  */
 export function openApiValidator(document: Record<string, unknown>, validateResponses: boolean): RequestHandler[] {
-  return OpenApiValidator.middleware({
+  const steps = OpenApiValidator.middleware({
     apiSpec: structuredClone(document) as never,
     validateRequests: { allowUnknownQueryParameters: false, allErrors: true },
     validateResponses: validateResponses ? { allErrors: true } : false,
-    validateSecurity: { handlers: securityHandlers },
+    // Our own step instead (security-handlers.ts): the library's turns every refusal into a bare status.
+    validateSecurity: false,
     validateFormats: true,
     ignoreUndocumented: false,
     // The document has no multipart bodies: no multer in front of every request.
@@ -25,4 +26,12 @@ export function openApiValidator(document: Record<string, unknown>, validateResp
       'date-time': { type: 'string', validate: isRfc3339DateTime },
     },
   }) as RequestHandler[];
+  return withStepInPlaceOf(steps, 'securityMiddleware', requireAccess(document));
+}
+
+/** The library's steps are named functions; a release that renames them fails here, at start-up. */
+function withStepInPlaceOf(steps: RequestHandler[], name: string, step: RequestHandler): RequestHandler[] {
+  const at = steps.findIndex((candidate) => candidate.name === name);
+  if (at < 0) throw new Error(`express-openapi-validator has no step named ${name}: check its release before upgrading`);
+  return [...steps.slice(0, at), step, ...steps.slice(at + 1)];
 }

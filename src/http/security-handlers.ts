@@ -1,31 +1,45 @@
-import type { Request } from 'express';
-import type { Scope } from './caller.js';
+import type { Request, RequestHandler } from 'express';
+import { errors } from '../platform/errors.js';
+import { callerOf, type Caller, type Scope } from './caller.js';
 
-interface StatusError extends Error {
-  status: number;
-}
-
-function reject(status: number): StatusError {
-  return Object.assign(new Error(status === 401 ? 'unauthenticated' : 'forbidden'), { status });
+type SecurityRequirement = Record<string, string[]>;
+interface DocumentedOperation {
+  security?: SecurityRequirement[];
 }
 
 /**
- * The validator's security step, run before body validation: a caller was identified earlier (so the
- * rate limiter could key on it); here we only decide 401 / 403 for the operation's required scopes.
+ * The one step that answers 401 and 403, run between the validator's route matching and its checks of
+ * parameters and body (a request without a caller is refused before its body is judged). The caller was
+ * identified earlier, so the rate limiter could key on it; here the operation's security requirements
+ * decide: any one requirement met lets the request through, as OpenAPI has it; none met is a 401 without
+ * a caller (`TOKEN_EXPIRED` for a genuine expired token), else a 403 naming the first scope missing.
  */
-function requireCaller(req: Request, scopes: string[]): true {
-  const caller = req.caller;
-  if (!caller) throw reject(401);
-  const missing = scopes.find((scope) => !caller.scopes.includes(scope as Scope));
-  if (missing) {
-    req.securityOutcome = { requiredScope: missing };
-    throw reject(403);
-  }
-  return true;
+export function requireAccess(document: Record<string, unknown>): RequestHandler {
+  const documentSecurity = document.security as SecurityRequirement[] | undefined;
+  return (req, _res, next) => {
+    const operation = (req.openapi as { schema?: DocumentedOperation } | undefined)?.schema;
+    const requirements = operation ? (operation.security ?? documentSecurity) : undefined;
+    if (!requirements?.length || requirements.some((requirement) => Object.keys(requirement).length === 0)) return next();
+    next(refusal(req, requirements));
+  };
 }
 
-export const securityHandlers = {
-  bearerAuth: requireCaller,
-  apiToken: requireCaller,
-  oauth2: requireCaller,
-};
+function refusal(req: Request, requirements: SecurityRequirement[]) {
+  let caller: Caller;
+  try {
+    caller = callerOf(req);
+  } catch (unauthenticated) {
+    return unauthenticated;
+  }
+  const missing = requirements.map((requirement) => firstMissingScope(caller, requirement));
+  if (missing.some((scope) => scope === undefined)) return undefined;
+  return errors.insufficientScope(missing[0]!);
+}
+
+function firstMissingScope(caller: Caller, requirement: SecurityRequirement): string | undefined {
+  for (const scopes of Object.values(requirement)) {
+    const missing = scopes.find((scope) => !caller.scopes.includes(scope as Scope));
+    if (missing) return missing;
+  }
+  return undefined;
+}

@@ -45,6 +45,7 @@ async function serve(env: Record<string, string>, clock: () => number) {
     readiness: { database: async () => true },
     identifyCaller: identifyByClientName,
     rateLimit: limits.rateLimit,
+    operations: [],
     routers: [meRouter()],
   });
   const server = app.listen(0, '127.0.0.1');

@@ -1,36 +1,43 @@
-import type { operations } from '../../generated/api.js';
 import { readUsage, type UsageParts } from '../account/usage.routes.js';
 import type { ConnectorsComponent } from '../connectors/connectors.component.js';
 import type { Caller } from '../http/caller.js';
+import type { Answer, OperationId, OperationInput } from '../http/operations.js';
 import type { TasksComponent } from '../tasks/tasks.component.js';
-import type { OperationId, OperationRequest } from './tool-catalogue.js';
-
-type Body<Id extends OperationId> = operations[Id] extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
-type Query<Id extends OperationId> = NonNullable<operations[Id]['parameters']['query']>;
+import type { OperationRequest } from './tool-catalogue.js';
 
 /** What a tool's REST operation answers: its body (undefined for a 204). */
 export type RunOperation = (caller: Caller, request: OperationRequest) => Promise<unknown>;
 
 export interface ToolOperationParts extends UsageParts {
-  tasks: UsageParts['tasks'] & Pick<TasksComponent, 'operations'>;
+  tasks: UsageParts['tasks'] & Pick<TasksComponent, 'handlers'>;
   connectors: UsageParts['connectors'] & Pick<ConnectorsComponent, 'operations'>;
 }
 
 /**
- * The REST operations the tools are, run through the same service calls as their routes (never HTTP to
- * ourselves). The arguments were checked against the schemas the document gives those operations.
+ * The REST operations the tools are, run by the same handlers as their routes (never HTTP to ourselves).
+ * The arguments were checked against the schemas the document gives those operations.
  */
 export function createToolOperations(parts: ToolOperationParts): Partial<Record<OperationId, RunOperation>> {
   const { tasks, connectors } = parts;
   return {
-    listTasks: (caller, { query }) => tasks.operations.list(caller.accountId, query as Query<'listTasks'>),
-    getTask: (caller, { path }) => tasks.operations.get(caller.accountId, path.taskId!),
-    createTask: async (caller, { body }) => (await tasks.operations.create(caller.accountId, body as Body<'createTask'>)).body,
-    updateTask: (caller, { path, body }) => tasks.operations.update(caller.accountId, path.taskId!, body as Body<'updateTask'>),
-    deleteTask: (caller, { path }) => tasks.operations.remove(caller.accountId, path.taskId!),
+    listTasks: byHandler(tasks.handlers.listTasks),
+    getTask: byHandler(tasks.handlers.getTask),
+    createTask: byHandler(tasks.handlers.createTask),
+    updateTask: byHandler(tasks.handlers.updateTask),
+    deleteTask: byHandler(tasks.handlers.deleteTask),
     getUsage: (caller) => readUsage(parts, caller),
     listConnectorAccounts: (caller) => connectors.operations.listAccounts(caller.accountId),
     startSync: (caller, { path }) => connectors.operations.startSync(caller.accountId, path.accountId!),
     getSyncJob: (caller, { path }) => connectors.operations.getSyncJob(caller.accountId, path.jobId!),
+  };
+}
+
+/** A tool run through its operation's handler: the tool's arguments as the operation's input, the answer's body as the result. */
+function byHandler<Id extends OperationId>(handler: (input: OperationInput<Id>) => Promise<Answer<Id>>): RunOperation {
+  return async (caller, request) => {
+    // The tool checked its arguments against the schemas this operation's parameters and body have in
+    // the document, as the validator checks a REST request: the same shapes, by another door.
+    const input = { caller, params: request.path, query: request.query, body: request.body, header: () => undefined } as unknown as OperationInput<Id>;
+    return (await handler(input)).body;
   };
 }

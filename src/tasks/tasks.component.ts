@@ -1,19 +1,19 @@
-import type { Router } from 'express';
 import type { CoreDeps } from '../deps.js';
+import type { OperationEntry } from '../http/operations.js';
 import type { Db } from '../platform/db.js';
-import { createTasksRouter } from './tasks.routes.js';
-import { createTasksService, type TasksService } from './tasks.service.js';
+import { createTasksHandlers, tasksOperations, type TasksHandlers } from './tasks.routes.js';
+import { createTasksService } from './tasks.service.js';
 import { detachConnectorTasks, upsertExternalTasks, type ExternalTaskBatch, type UpsertCounts } from './tasks.sync.js';
 
 export type { ExternalTask, UpsertCounts } from './tasks.sync.js';
 
 export interface TasksComponent {
-  /** /tasks and /tasks/{taskId}. */
-  router: Router;
+  /** listTasks, createTask, getTask, updateTask, deleteTask. */
+  operations: OperationEntry[];
+  /** The same handlers by operationId, for other front ends of the same API (the MCP tools). */
+  handlers: TasksHandlers;
   /** The task cap and what the account uses of it. */
   usage: (accountId: string) => Promise<{ limit: number; used: number }>;
-  /** The operations behind the routes, for other front ends of the same API (the MCP tools). */
-  operations: Pick<TasksService, 'list' | 'get' | 'create' | 'update' | 'remove'>;
   /** What the connectors' sync needs of tasks. */
   sync: TasksForSync;
 }
@@ -31,10 +31,11 @@ export interface TasksForSync {
 
 export function createTasksComponent({ config, db }: CoreDeps): TasksComponent {
   const service = createTasksService({ db, maxTasks: config.TASKS_MAX_PER_ACCOUNT });
+  const handlers = createTasksHandlers(service);
   return {
-    router: createTasksRouter(service),
+    operations: tasksOperations(handlers),
+    handlers,
     usage: (accountId) => service.usage(accountId),
-    operations: service,
     sync: createTasksForSync({ db, maxTasks: config.TASKS_MAX_PER_ACCOUNT }),
   };
 }

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
-import { toIso, toIsoOrNull } from '../platform/time.js';
 
 export type Task = components['schemas']['Task'];
 export type TaskStatus = components['schemas']['TaskStatus'];
@@ -111,26 +110,6 @@ export async function updateTask(db: Knex, accountId: string, taskId: string, ch
 
 export async function deleteTask(db: Knex, accountId: string, taskId: string): Promise<boolean> {
   return (await db('tasks').where({ id: taskId, account_id: accountId }).delete()) === 1;
-}
-
-export function toTask(row: TaskRow): Task {
-  return {
-    id: row.id,
-    title: row.title,
-    notes: row.notes,
-    status: row.status,
-    // Written only through the validated edge (1..4); response validation checks it in tests.
-    priority: Number(row.priority) as Task['priority'],
-    dueAt: toIsoOrNull(row.due_at),
-    labels: JSON.parse(row.labels) as string[],
-    completedAt: toIsoOrNull(row.completed_at),
-    createdAt: toIso(Number(row.created_at)),
-    updatedAt: toIso(Number(row.updated_at)),
-    source:
-      row.connector_account_id !== null && row.connector_type !== null && row.external_id !== null
-        ? { connectorAccountId: row.connector_account_id, connectorType: row.connector_type, externalId: row.external_id, url: row.external_url }
-        : null,
-  };
 }
 
 const COLUMNS = [

@@ -34,7 +34,7 @@ describe('tasks over HTTP (in-process)', () => {
       readiness: { database: async () => true },
       identifyCaller: callerFromHeader,
       rateLimit: (_req, _res, next) => next(),
-      routers: [tasks.router],
+      operations: tasks.operations,
     });
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));

@@ -1,50 +1,38 @@
-import { Router, type Request } from 'express';
-import type { operations } from '../../generated/api.js';
+import { operation, type OperationEntry, type OperationInput } from '../http/operations.js';
 import type { TasksService } from './tasks.service.js';
 
-type ListQuery = NonNullable<operations['listTasks']['parameters']['query']>;
-type CreateBody = operations['createTask']['requestBody']['content']['application/json'];
-type UpdateBody = operations['updateTask']['requestBody']['content']['application/json'];
-type TaskPath = operations['getTask']['parameters']['path'];
-
-/** /tasks and /tasks/{taskId}: the document has checked the caller, scopes and shapes before these run. */
-export function createTasksRouter(service: TasksService): Router {
-  const router = Router();
-
-  router.get('/tasks', async (req, res) => {
-    res.json(await service.list(accountOf(req), listQuery(req.query as Record<string, unknown>)));
-  });
-
-  router.post('/tasks', async (req, res) => {
-    const { status, body } = await service.create(accountOf(req), req.body as CreateBody, req.get('Idempotency-Key'));
-    res.status(status).location(`/tasks/${body.id}`).json(body);
-  });
-
-  router.get('/tasks/:taskId', async (req: Request<TaskPath>, res) => {
-    res.json(await service.get(accountOf(req), req.params.taskId));
-  });
-
-  router.patch('/tasks/:taskId', async (req: Request<TaskPath>, res) => {
-    res.json(await service.update(accountOf(req), req.params.taskId, req.body as UpdateBody));
-  });
-
-  router.delete('/tasks/:taskId', async (req: Request<TaskPath>, res) => {
-    await service.remove(accountOf(req), req.params.taskId);
-    res.status(204).end();
-  });
-
-  return router;
+/**
+ * listTasks, createTask, getTask, updateTask and deleteTask: the validator has checked the caller,
+ * scopes and shapes before these run. The MCP tools run the same handlers.
+ */
+export function createTasksHandlers(service: TasksService) {
+  return {
+    listTasks: async ({ caller, query }: OperationInput<'listTasks'>) => ({ status: 200 as const, body: await service.list(caller.accountId, query) }),
+    createTask: async ({ caller, body, header }: OperationInput<'createTask'>) => {
+      // A replay answers the stored response: a 201 too, the only status a create has.
+      const { body: task } = await service.create(caller.accountId, body, header('Idempotency-Key'));
+      return { status: 201 as const, headers: { Location: `/tasks/${task.id}` }, body: task };
+    },
+    getTask: async ({ caller, params }: OperationInput<'getTask'>) => ({ status: 200 as const, body: await service.get(caller.accountId, params.taskId) }),
+    updateTask: async ({ caller, params, body }: OperationInput<'updateTask'>) => ({
+      status: 200 as const,
+      body: await service.update(caller.accountId, params.taskId, body),
+    }),
+    deleteTask: async ({ caller, params }: OperationInput<'deleteTask'>) => {
+      await service.remove(caller.accountId, params.taskId);
+      return { status: 204 as const };
+    },
+  };
 }
 
-// The security handlers reject any request to these operations without a caller.
-const accountOf = (req: Request<object>): string => req.caller!.accountId;
+export type TasksHandlers = ReturnType<typeof createTasksHandlers>;
 
-/** The validator has checked the query against the document; numbers may still arrive as strings. */
-function listQuery(query: Record<string, unknown>): ListQuery {
-  return {
-    status: query.status as ListQuery['status'],
-    limit: query.limit === undefined ? undefined : Number(query.limit),
-    cursor: query.cursor as string | undefined,
-    updatedSince: query.updatedSince as string | undefined,
-  };
+export function tasksOperations(handlers: TasksHandlers): OperationEntry[] {
+  return [
+    operation('listTasks', handlers.listTasks),
+    operation('createTask', handlers.createTask),
+    operation('getTask', handlers.getTask),
+    operation('updateTask', handlers.updateTask),
+    operation('deleteTask', handlers.deleteTask),
+  ];
 }

@@ -7,6 +7,7 @@ import { isRfc3339Instant } from '../platform/time.js';
 import { forgetExpiredKeys, onceForKey, type StoredResponse } from './idempotency.js';
 import { decodeCursor, encodeCursor } from './task-cursor.js';
 import { releaseTaskPlaces, takeTaskPlace, usedTaskPlaces } from './task-quota.js';
+import { toTask } from './tasks.presenter.js';
 import * as repository from './tasks.repository.js';
 import type { StatusFilter, Task } from './tasks.repository.js';
 
@@ -45,7 +46,7 @@ export function createTasksService({ db, maxTasks }: { db: Db; maxTasks: number 
       },
       now,
     );
-    return { status: 201, body: repository.toTask(row) };
+    return { status: 201, body: toTask(row) };
   }
 
   return {
@@ -61,7 +62,7 @@ export function createTasksService({ db, maxTasks }: { db: Db; maxTasks: number 
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       return {
-        items: page.map(repository.toTask),
+        items: page.map(toTask),
         nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: Number(last.created_at), id: last.id }) : null,
       };
     },
@@ -80,7 +81,7 @@ export function createTasksService({ db, maxTasks }: { db: Db; maxTasks: number 
     async get(accountId: string, taskId: string): Promise<Task> {
       const row = await repository.findTask(db, accountId, taskId);
       if (!row) throw errors.notFound('Task');
-      return repository.toTask(row);
+      return toTask(row);
     },
 
     async update(accountId: string, taskId: string, changes: TaskUpdate): Promise<Task> {
@@ -99,7 +100,7 @@ export function createTasksService({ db, maxTasks }: { db: Db; maxTasks: number 
         Date.now(),
       );
       if (!row) throw errors.notFound('Task');
-      return repository.toTask(row);
+      return toTask(row);
     },
 
     /** Deleting and freeing its place are one transaction: the counter never drifts from the rows. */
