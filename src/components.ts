@@ -35,7 +35,7 @@ export async function createComponents(deps: CoreDeps): Promise<Components> {
   const auth = createAuthComponent(deps);
   const limits = await createLimitsComponent(deps, { refreshTokenAccount: auth.refreshTokenAccount });
   const tasks = createTasksComponent(deps);
-  const connectors = createConnectorsComponent(deps);
+  const connectors = createConnectorsComponent(deps, tasks.sync);
   const mcp = createMcpComponent(deps, loadOpenApiDocument().document, { tasks, connectors, limits });
   return {
     identifyCaller: auth.identifyCaller,
