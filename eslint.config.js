@@ -15,7 +15,36 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  ...frontDoorRules(),
   // The browser example: plain browser modules, and its small Node scripts.
   { files: ['examples/browser-app/app.js'], languageOptions: { globals: globals.browser } },
   { files: ['examples/**/*.mjs'], languageOptions: { globals: globals.node } },
 );
+
+/**
+ * A component is reached through its front door (style guide): a file in src/<component>/ imports
+ * another component's `*.component.ts` only. src/platform/, src/http/, src/config.ts, src/deps.ts and
+ * generated/ are shared by all; src/test-support/ is for tests only.
+ */
+function frontDoorRules() {
+  const components = ['account', 'auth', 'connectors', 'limits', 'mcp', 'oauth', 'tasks'];
+  // Reached inside until the operation table gives it a front door (issue 11, part 1): an explicit list, to empty.
+  const exceptions = { mcp: ['account/usage\\.routes\\.js'] };
+  const testSupport = { regex: '(^|/)test-support/', message: 'src/test-support/ is for tests only.' };
+  return components.flatMap((component) => {
+    const others = components.filter((other) => other !== component).join('|');
+    const allowed = [`(${others})/[\\w.-]+\\.component\\.js`, ...(exceptions[component] ?? [])].map((path) => `${path}$`).join('|');
+    const frontDoor = {
+      regex: `^(\\.\\./)+(?!${allowed})(${others})/`,
+      message: `Another component is reached through its *.component.ts only (from src/${component}/).`,
+    };
+    return [
+      {
+        files: [`src/${component}/**/*.ts`],
+        ignores: ['**/*.test.ts'],
+        rules: { 'no-restricted-imports': ['error', { patterns: [frontDoor, testSupport] }] },
+      },
+      { files: [`src/${component}/**/*.test.ts`], rules: { 'no-restricted-imports': ['error', { patterns: [frontDoor] }] } },
+    ];
+  });
+}

@@ -14,7 +14,7 @@ import { createSafeFetch } from '../src/connectors/safe-fetch.js';
 import { createSyncService } from '../src/connectors/sync.service.js';
 import { createDb, migrate, type Db } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
-import type { ExternalTask } from '../src/tasks/tasks.sync.js';
+import { createTasksForSync, type ExternalTask } from '../src/tasks/tasks.component.js';
 
 const ITEMS = 10_000;
 const RUNS = 3;
@@ -62,7 +62,7 @@ async function newAccount(db: Db): Promise<string> {
 
 /** The whole job as the server runs it: download, parse, upsert in batches, counters. */
 async function timeSync(db: Db, feedUrl: string): Promise<number> {
-  const sync = createSyncService({ config: { TASKS_MAX_PER_ACCOUNT: 10_000 }, db, logger, registry, cipher, tools: { fetch, digest: cipher.digest }, enqueue: () => undefined });
+  const sync = createSyncService({ tasks: createTasksForSync({ db, maxTasks: 10_000 }), db, logger, registry, cipher, tools: { fetch, digest: cipher.digest }, enqueue: () => undefined });
   const accountId = await newAccount(db);
   const connectorAccountId = randomUUID();
   await db('connector_accounts').insert({

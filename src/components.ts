@@ -34,7 +34,7 @@ export async function createComponents(deps: CoreDeps): Promise<Components> {
   const auth = createAuthComponent(deps);
   const limits = await createLimitsComponent(deps, { refreshTokenAccount: auth.refreshTokenAccount });
   const tasks = createTasksComponent(deps);
-  const connectors = createConnectorsComponent(deps);
+  const connectors = createConnectorsComponent(deps, tasks.sync);
   const usage = createUsageHandlers({ tasks, connectors, limits });
   const oauth = createOAuthComponent(deps, auth, connectors.fetchPublicDocument);
   const mcp = createMcpComponent(deps, loadOpenApiDocument().document, { tasks, connectors, usage });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createMigratedDb, insertAccount } from '../tasks/test-databases.js';
+import { createMigratedDb, insertAccount } from '../test-support/databases.js';
 import { createApiTokensRepository, type ApiTokenRow } from './api-tokens.repository.js';
 
 const tokenOf = (accountId: string, oauthClientId: string | null): ApiTokenRow => ({

@@ -17,6 +17,12 @@ import { createPasswords } from './passwords.js';
 import { createRefreshTokensRepository } from './refresh-tokens.repository.js';
 import { createTokenPairs, type TokenPairs } from './token-pairs.js';
 
+// The front door of auth for the components built on it (the OAuth server): the pieces they share.
+export { parseScopes, type AccessTokens } from './access-tokens.js';
+export type { ApiTokens } from './api-tokens.service.js';
+export { randomSecret, sha256Hex } from './secrets.js';
+export type { TokenPair, TokenPairs } from './token-pairs.js';
+
 export interface AuthComponent {
   /** Sets req.caller, or req.authFailure for a bad or expired token; never answers by itself. */
   identifyCaller: RequestHandler;
@@ -28,13 +34,19 @@ export interface AuthComponent {
   verifyCredentials: AuthService['verifyCredentials'];
   tokenPairs: TokenPairs;
   accessTokens: AccessTokens;
+  /**
+   * A key of another component's own, derived from the JWT signing secret (resolved once, here) by
+   * `derive`, so every instance sharing the secret derives the same key and no other holds the secret.
+   */
+  deriveKey: (derive: (signingSecret: string) => Buffer) => Buffer;
   /** For withdrawing an OAuth app: the API tokens it minted go with it. */
   revokeApiTokensOfOAuthClient: ApiTokens['revokeForOAuthClient'];
 }
 
 export function createAuthComponent({ config, db, logger }: CoreDeps): AuthComponent {
+  const signingSecret = resolveJwtSecret(config, logger);
   const accessTokens = createAccessTokens({
-    secret: resolveJwtSecret(config, logger),
+    secret: signingSecret,
     issuer: config.JWT_ISSUER,
     audience: config.JWT_AUDIENCE,
     lifetimeSeconds: config.JWT_ACCESS_EXPIRES,
@@ -68,6 +80,7 @@ export function createAuthComponent({ config, db, logger }: CoreDeps): AuthCompo
     verifyCredentials: service.verifyCredentials,
     tokenPairs,
     accessTokens,
+    deriveKey: (derive) => derive(signingSecret),
     revokeApiTokensOfOAuthClient: apiTokens.revokeForOAuthClient,
   };
 }

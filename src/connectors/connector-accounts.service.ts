@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { isUniqueViolation } from '../platform/database-errors.js';
 import type { Db } from '../platform/db.js';
 import { errors } from '../platform/errors.js';
-import { detachConnectorTasks } from '../tasks/tasks.sync.js';
+import type { TasksForSync } from '../tasks/tasks.component.js';
 import {
   deleteConnectorAccount,
   findByExternalId,
@@ -23,6 +23,8 @@ import type { CredentialsCipher } from './credentials-cipher.js';
 export interface ConnectorAccountsDeps {
   config: Pick<Config, 'CONNECTOR_ACCOUNTS_MAX_PER_TYPE'>;
   db: Db;
+  /** A disconnected account's tasks stay, as local tasks. */
+  tasks: Pick<TasksForSync, 'detachConnectorTasks'>;
   registry: ReadonlyMap<ConnectorType, ConnectorDefinition>;
   cipher: CredentialsCipher;
   tools: ConnectorTools;
@@ -124,7 +126,7 @@ export function createConnectorAccountsService(deps: ConnectorAccountsDeps) {
       await db.transaction(async (trx) => {
         const row = await lockOwnedConnectorAccount(trx, accountId, id);
         if (!row) throw errors.notFound('Connector account');
-        await detachConnectorTasks(trx, id);
+        await deps.tasks.detachConnectorTasks(trx, id);
         await deleteConnectorAccount(trx, id);
         await releaseConnectorPlace(trx, accountId, row.type);
       });

@@ -1,7 +1,7 @@
 import type { ZodError } from 'zod';
 import type { components } from '../../generated/api.js';
 import { errors, type AppError } from '../platform/errors.js';
-import type { ExternalTask } from '../tasks/tasks.sync.js';
+import type { ExternalTask } from '../tasks/tasks.component.js';
 import { OutboundError, type SafeFetch } from './safe-fetch.js';
 
 export type ConnectorType = components['schemas']['ConnectorType'];

@@ -2,6 +2,7 @@ import { Histogram, type Metric } from 'prom-client';
 import type { components } from '../../generated/api.js';
 import type { CoreDeps } from '../deps.js';
 import type { OperationEntry } from '../http/operations.js';
+import type { TasksForSync } from '../tasks/tasks.component.js';
 import { createConnectorAccountsService } from './connector-accounts.service.js';
 import type { ConnectorDefinition, ConnectorTools } from './connector-registry.js';
 import { connectorsOperations, createConnectorsHandlers, type ConnectorsHandlers } from './connectors.routes.js';
@@ -43,7 +44,7 @@ const DOCUMENT_TIMEOUT_MS = 5_000;
 const SWEEP_EVERY_MS = 5_000;
 const STOP_GRACE_MS = 3_000;
 
-export function createConnectorsComponent({ config, db, logger }: CoreDeps): ConnectorsComponent {
+export function createConnectorsComponent({ config, db, logger }: CoreDeps, tasks: TasksForSync): ConnectorsComponent {
   const registry = new Map<ConnectorType, ConnectorDefinition>([
     [githubConnector.type, githubConnector],
     [icalConnector.type, icalConnector],
@@ -74,8 +75,8 @@ export function createConnectorsComponent({ config, db, logger }: CoreDeps): Con
     registers: [],
   });
   const onAttemptDone = (outcome: string, seconds: number) => attempts.observe({ outcome }, seconds);
-  const sync = createSyncService({ config, db, logger, registry, cipher, tools, enqueue: runner.enqueue, onAttemptDone });
-  const accounts = createConnectorAccountsService({ config, db, registry, cipher, tools, cancelSync: sync.cancelFor });
+  const sync = createSyncService({ tasks, db, logger, registry, cipher, tools, enqueue: runner.enqueue, onAttemptDone });
+  const accounts = createConnectorAccountsService({ config, db, tasks, registry, cipher, tools, cancelSync: sync.cancelFor });
 
   const handlers = createConnectorsHandlers(accounts, sync);
   return {

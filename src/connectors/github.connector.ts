@@ -1,7 +1,7 @@
 import LinkHeader from 'http-link-header';
 import { z } from 'zod';
 import { errors } from '../platform/errors.js';
-import type { ExternalTask } from '../tasks/tasks.sync.js';
+import type { ExternalTask } from '../tasks/tasks.component.js';
 import {
   credentialsShapeError,
   fromOutboundError,

@@ -3,7 +3,7 @@ import ICAL from 'ical.js';
 import { z } from 'zod';
 import { errors } from '../platform/errors.js';
 import { isRfc3339Instant } from '../platform/time.js';
-import type { ExternalTask } from '../tasks/tasks.sync.js';
+import type { ExternalTask } from '../tasks/tasks.component.js';
 import {
   credentialsShapeError,
   fromOutboundError,

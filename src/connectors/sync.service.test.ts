@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manyTodos, startFakeIcalFeeds, type FakeIcalFeeds } from '../../contract-tests/fakes/ical.fake.js';
 import { createLogger } from '../platform/logger.js';
-import { createMigratedDb, engines, insertAccount, type MigratedDb } from '../tasks/test-databases.js';
+import { createTasksForSync } from '../tasks/tasks.component.js';
+import { createMigratedDb, engines, insertAccount, type MigratedDb } from '../test-support/databases.js';
 import type { ConnectorDefinition, ConnectorType } from './connector-registry.js';
 import { createCredentialsCipher } from './credentials-cipher.js';
 import { icalConnector } from './ical.connector.js';
@@ -34,7 +35,7 @@ describe.each(engines)('sync jobs on %s', (engine) => {
   const setUp = async (options: { maxTasks?: number; feedPath?: string } = {}) => {
     const enqueued: string[] = [];
     const sync = createSyncService({
-      config: { TASKS_MAX_PER_ACCOUNT: options.maxTasks ?? 10_000 },
+      tasks: createTasksForSync({ db: store.db, maxTasks: options.maxTasks ?? 10_000 }),
       db: store.db,
       logger: createLogger('silent'),
       registry,

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../config.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../platform/database-errors.js';
 import type { Db } from '../platform/db.js';
 import { errors } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
-import { upsertExternalTasks, type ExternalTask } from '../tasks/tasks.sync.js';
+import type { ExternalTask, TasksForSync } from '../tasks/tasks.component.js';
 import { findConnectorAccount, findOwnedConnectorAccount, markSynced } from './connector-accounts.repository.js';
 import { ProviderError, type ConnectorDefinition, type ConnectorTools, type ConnectorType } from './connector-registry.js';
 import type { CredentialsCipher } from './credentials-cipher.js';
@@ -32,7 +31,8 @@ const MAX_ATTEMPTS = 3;
 const RECENT_JOBS = 20;
 
 export interface SyncServiceDeps {
-  config: Pick<Config, 'TASKS_MAX_PER_ACCOUNT'>;
+  /** Where synced items go, within the account's task cap. */
+  tasks: Pick<TasksForSync, 'importExternalTasks'>;
   db: Db;
   logger: Logger;
   registry: ReadonlyMap<ConnectorType, ConnectorDefinition>;
@@ -154,11 +154,10 @@ export function createSyncService(deps: SyncServiceDeps) {
     const seen = new Set<string>();
     const pending: ExternalTask[] = [];
     const flush = async (items: ExternalTask[]) => {
-      const counts = await upsertExternalTasks(db, {
+      const counts = await deps.tasks.importExternalTasks({
         accountId: account.account_id,
         connectorAccountId: account.id,
         connectorType: account.type,
-        maxTasks: deps.config.TASKS_MAX_PER_ACCOUNT,
         items,
       });
       counters.created += counts.created;

@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
 import type { Db } from '../platform/db.js';
 import { errors, type AppError } from '../platform/errors.js';
-import type { RouteOf } from './route-of.js';
+import type { FinishedRequest } from './request-log.js';
 
 export type { Metric };
 
@@ -12,8 +12,8 @@ export const REQUEST_DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05
 
 export interface HttpMetrics {
   readonly registry: Registry;
-  /** Times every request by operationId and status, and counts the refusals the error handler rendered. */
-  readonly observe: RequestHandler;
+  /** Times a finished request by operationId and status, and counts the refusal the error handler rendered. */
+  readonly record: (request: FinishedRequest) => void;
   /** GET /metrics in the Prometheus text format; behind `token` when one is set. */
   readonly router: Router;
 }
@@ -25,7 +25,6 @@ export interface HttpMetrics {
 export function createHttpMetrics(options: {
   db: Db;
   collectors: readonly Metric[];
-  routeOf: (req: Request) => RouteOf | undefined;
   token: string | undefined;
 }): HttpMetrics {
   const registry = new Registry();
@@ -52,16 +51,11 @@ export function createHttpMetrics(options: {
   });
   registerPoolGauges(registry, options.db);
 
-  const observe: RequestHandler = (req, res, next) => {
-    const started = performance.now();
-    res.once('finish', () => {
-      const operation = options.routeOf(req)?.operationId ?? 'unmatched';
-      duration.observe({ operation, status: res.statusCode }, (performance.now() - started) / 1000);
-      const refusal = res.locals.error as AppError | undefined;
-      if (refusal?.code === 'QUOTA_EXCEEDED') quotaRefusals.inc({ quota: refusal.extras.quota ?? 'unknown' });
-      else if (refusal?.code === 'ACCOUNT_LOCKED') lockedRefusals.inc();
-    });
-    next();
+  const record = ({ res, route, seconds }: FinishedRequest) => {
+    duration.observe({ operation: route?.operationId ?? 'unmatched', status: res.statusCode }, seconds);
+    const refusal = res.locals.error as AppError | undefined;
+    if (refusal?.code === 'QUOTA_EXCEEDED') quotaRefusals.inc({ quota: refusal.extras.quota ?? 'unknown' });
+    else if (refusal?.code === 'ACCOUNT_LOCKED') lockedRefusals.inc();
   };
 
   const router = Router();
@@ -76,7 +70,7 @@ export function createHttpMetrics(options: {
       next(err);
     }
   });
-  return { registry, observe, router };
+  return { registry, record, router };
 }
 
 function bearerMatches(header: string | undefined, token: string): boolean {

@@ -1,6 +1,5 @@
 import type { components } from '../../generated/api.js';
-import type { ApiTokens } from '../auth/api-tokens.service.js';
-import type { TokenPairs } from '../auth/token-pairs.js';
+import type { ApiTokens, TokenPairs } from '../auth/auth.component.js';
 import type { Caller } from '../http/caller.js';
 import { errors } from '../platform/errors.js';
 import { toIso } from '../platform/time.js';

@@ -1,4 +1,4 @@
-import type { AuthService } from '../auth/auth.service.js';
+import type { AuthComponent } from '../auth/auth.component.js';
 import { AppError } from '../platform/errors.js';
 import {
   PARAM_NAMES,
@@ -42,7 +42,7 @@ export interface Consent {
 export function createConsent(deps: {
   findClient: (clientId: string) => Promise<OAuthClient | undefined>;
   csrf: Csrf;
-  verifyCredentials: AuthService['verifyCredentials'];
+  verifyCredentials: AuthComponent['verifyCredentials'];
   library: OAuthLibraryAdapter;
   authorizations: AuthorizationsRepository;
 }): Consent {

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { parseScopes, type AccessTokens } from '../auth/access-tokens.js';
-import { randomSecret, sha256Hex } from '../auth/secrets.js';
-import type { TokenPairs } from '../auth/token-pairs.js';
+import { parseScopes, randomSecret, sha256Hex, type AccessTokens, type TokenPairs } from '../auth/auth.component.js';
 import type { OAuthClient } from './clients.service.js';
 import type { DeviceCodesRepository } from './device-codes.repository.js';
 import type { OAuthTokenResponse } from './oauth-library.adapter.js';

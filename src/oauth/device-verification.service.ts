@@ -1,6 +1,4 @@
-import type { AuthService } from '../auth/auth.service.js';
-import { parseScopes } from '../auth/access-tokens.js';
-import { sha256Hex } from '../auth/secrets.js';
+import { parseScopes, sha256Hex, type AuthComponent } from '../auth/auth.component.js';
 import type { AuthorizationsRepository } from './authorizations.repository.js';
 import type { OAuthClient } from './clients.service.js';
 import { renderErrorPage } from './consent-page.js';
@@ -41,7 +39,7 @@ const UNKNOWN_CODE = 'That code is not valid, or it has expired or already been 
 export function createDeviceVerification(deps: {
   findClient: (clientId: string) => Promise<OAuthClient | undefined>;
   csrf: Csrf;
-  verifyCredentials: AuthService['verifyCredentials'];
+  verifyCredentials: AuthComponent['verifyCredentials'];
   repository: DeviceCodesRepository;
   authorizations: AuthorizationsRepository;
 }): DeviceVerification {

@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAccessTokens } from '../auth/access-tokens.js';
-import { createRefreshTokensRepository } from '../auth/refresh-tokens.repository.js';
-import { sha256Hex } from '../auth/secrets.js';
-import { createTokenPairs } from '../auth/token-pairs.js';
+import { sha256Hex } from '../auth/auth.component.js';
 import type { Db } from '../platform/db.js';
-import { createMigratedDb, engines, insertAccount, type MigratedDb } from '../tasks/test-databases.js';
+import { createMigratedDb, engines, insertAccount, type MigratedDb } from '../test-support/databases.js';
+import { createSessionTokens } from '../test-support/session-tokens.js';
 import { createAuthorizationCodesRepository, type AuthorizationCodesRepository } from './authorization-codes.repository.js';
 import { TASKCTL } from './clients.service.js';
 import { createOAuthLibraryAdapter, type OAuthLibraryAdapter } from './oauth-library.adapter.js';
@@ -24,11 +22,11 @@ describe.each(engines)('the OAuth library adapter on %s', (engine) => {
   let beforeReplayCheck: () => Promise<void>;
 
   const adapter = (overrides: Partial<AuthorizationCodesRepository> = {}): OAuthLibraryAdapter => {
-    const accessTokens = createAccessTokens({ secret: 's'.repeat(40), issuer: 'iss', audience: 'aud', lifetimeSeconds: 120 });
+    const { accessTokens, tokenPairs } = createSessionTokens(db, { accessLifetimeSeconds: 120, refreshLifetimeSeconds: 3600, reuseIntervalSeconds: 0 });
     return createOAuthLibraryAdapter({
       findClient: async (id) => (id === TASKCTL.id ? TASKCTL : undefined),
       codes: { ...codes, ...overrides },
-      tokenPairs: createTokenPairs({ db, repository: createRefreshTokensRepository(db), accessTokens, refreshLifetimeSeconds: 3600, reuseIntervalSeconds: 0 }),
+      tokenPairs,
       accessTokens,
       refreshLifetimeSeconds: 3600,
     });

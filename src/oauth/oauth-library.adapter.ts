@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { components } from '../../generated/api.js';
-import { parseScopes, type AccessTokens } from '../auth/access-tokens.js';
-import { randomSecret, sha256Hex } from '../auth/secrets.js';
-import type { TokenPair, TokenPairs } from '../auth/token-pairs.js';
+import { parseScopes, randomSecret, sha256Hex, type AccessTokens, type TokenPair, type TokenPairs } from '../auth/auth.component.js';
 import type { Scope } from '../http/caller.js';
 import { AppError } from '../platform/errors.js';
 import type { AuthorizationCodesRepository } from './authorization-codes.repository.js';

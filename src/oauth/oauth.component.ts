@@ -1,5 +1,4 @@
 import type { AuthComponent } from '../auth/auth.component.js';
-import { resolveJwtSecret } from '../auth/jwt-secret.js';
 import type { CoreDeps } from '../deps.js';
 import type { OperationEntry } from '../http/operations.js';
 import { createAuthorizationCodesRepository } from './authorization-codes.repository.js';
@@ -27,7 +26,7 @@ export interface OAuthComponent {
 /** The OAuth 2.0 authorisation server (decisions §9), built on the auth component's sign-in and tokens. */
 export function createOAuthComponent(
   { config, db, logger }: CoreDeps,
-  auth: Pick<AuthComponent, 'verifyCredentials' | 'tokenPairs' | 'accessTokens' | 'revokeApiTokensOfOAuthClient'>,
+  auth: Pick<AuthComponent, 'verifyCredentials' | 'tokenPairs' | 'accessTokens' | 'deriveKey' | 'revokeApiTokensOfOAuthClient'>,
   /** Client ID Metadata Documents, fetched through the connectors' safe fetch; without it, only registered clients. */
   fetchClientDocument?: FetchClientDocument,
 ): OAuthComponent {
@@ -44,7 +43,7 @@ export function createOAuthComponent(
     refreshLifetimeSeconds: config.JWT_REFRESH_EXPIRES,
   });
   // Keyed from the signing secret, so every instance behind a load balancer accepts every other's forms.
-  const csrf = createCsrf(csrfKey(resolveJwtSecret(config, logger)));
+  const csrf = createCsrf(auth.deriveKey(csrfKey));
   const consent = createConsent({
     findClient: clients.find,
     csrf,

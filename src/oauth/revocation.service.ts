@@ -1,5 +1,4 @@
-import type { AccessTokens } from '../auth/access-tokens.js';
-import type { TokenPairs } from '../auth/token-pairs.js';
+import type { AccessTokens, TokenPairs } from '../auth/auth.component.js';
 
 /**
  * RFC 7009: a refresh token revokes its family; an access token revokes the family it was issued with

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMigratedDb, engines, insertAccount, insertConnectorAccount, type MigratedDb } from '../tasks/test-databases.js';
+import { createMigratedDb, engines, insertAccount, insertConnectorAccount, type MigratedDb } from '../test-support/databases.js';
 import { databaseFailure, isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './database-errors.js';
 
 async function failureOf(write: Promise<unknown>): Promise<unknown> {

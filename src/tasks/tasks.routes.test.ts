@@ -6,7 +6,7 @@ import { createApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../platform/logger.js';
 import { createTasksComponent } from './tasks.component.js';
-import { createMigratedDb, insertAccount, type MigratedDb } from './test-databases.js';
+import { createMigratedDb, insertAccount, type MigratedDb } from '../test-support/databases.js';
 
 // The edge in-process: the document's validation in front of the tasks routes, responses validated
 // too. The caller comes from a test header, standing in for sign-in.

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../platform/errors.js';
 import { upsertExternalTasks } from './tasks.sync.js';
 import { createTasksService } from './tasks.service.js';
-import { createMigratedDb, engines, insertAccount, insertConnectorAccount, type MigratedDb } from './test-databases.js';
+import { createMigratedDb, engines, insertAccount, insertConnectorAccount, type MigratedDb } from '../test-support/databases.js';
 
 const rejection = async (promise: Promise<unknown>): Promise<AppError> => {
   const error = await promise.then(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detachConnectorTasks, upsertExternalTasks, type ExternalTask } from './tasks.sync.js';
-import { createMigratedDb, engines, insertAccount, insertConnectorAccount, type MigratedDb } from './test-databases.js';
+import { createMigratedDb, engines, insertAccount, insertConnectorAccount, type MigratedDb } from '../test-support/databases.js';
 
 const item = (externalId: string, overrides: Partial<ExternalTask> = {}): ExternalTask => ({
   externalId,
