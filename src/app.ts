@@ -16,7 +16,7 @@ import type { CoreDeps } from './deps.js';
 
 export interface AppParts extends CoreDeps {
   readonly readiness: ReadinessProbes;
-  /** Sets req.caller (or req.authFailure) from the bearer token; never rejects by itself. */
+  /** Sets req.caller (or req.authFailure) from the bearer token; refuses nothing (a database error waits for the count). */
   readonly identifyCaller: RequestHandler;
   /** Spends the budgets that apply, sets the X-RateLimit-* headers, or answers 429. */
   readonly rateLimit: RequestHandler;
