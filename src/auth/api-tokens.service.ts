@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
 import { grantedByDefault, type Caller } from '../http/caller.js';
 import { errors } from '../platform/errors.js';
-import { toIso, toIsoOrNull } from '../platform/time.js';
 import { parseScopes } from './access-tokens.js';
 import type { ApiTokenRow, ApiTokensRepository } from './api-tokens.repository.js';
+import { toApiToken } from './auth.presenter.js';
 import { randomSecret, sha256Hex } from './secrets.js';
 
 type Schemas = components['schemas'];
@@ -102,16 +102,4 @@ async function oauthClientBehind(caller: Caller, repository: ApiTokensRepository
   if (caller.kind === 'oauth') return caller.clientId;
   if (caller.kind === 'api-token' && caller.apiTokenId !== undefined) return repository.oauthClientOf(caller.apiTokenId);
   return null;
-}
-
-function toApiToken(row: ApiTokenRow): ApiToken {
-  return {
-    id: row.id,
-    name: row.name,
-    prefix: row.prefix,
-    scopes: parseScopes(row.scopes),
-    createdAt: toIso(row.created_at),
-    expiresAt: toIsoOrNull(row.expires_at),
-    lastUsedAt: toIsoOrNull(row.last_used_at),
-  };
 }

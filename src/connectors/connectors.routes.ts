@@ -1,6 +1,6 @@
 import { operation, type OperationEntry, type OperationInput } from '../http/operations.js';
 import type { ConnectorAccountsService } from './connector-accounts.service.js';
-import { toConnectorAccount, toSyncJob } from './connectors.presenters.js';
+import { toConnectorAccount, toSyncJob } from './connectors.presenter.js';
 import type { SyncService } from './sync.service.js';
 
 /**

@@ -8,7 +8,8 @@ import type { Logger } from '../platform/logger.js';
 import { RedisConnection } from '../platform/redis.js';
 import { budgetsFrom } from './budgets.js';
 import { FallbackStore } from './fallback.store.js';
-import { Limiter, type BudgetState } from './limiter.js';
+import { Limiter } from './limiter.js';
+import { toUsage } from './limits.presenter.js';
 import { MemoryStore } from './memory.store.js';
 import { createLimitsMetrics } from './limits.metrics.js';
 import { createRateLimitMiddleware } from './rate-limit.middleware.js';
@@ -77,8 +78,3 @@ async function openStore(config: Config, logger: Logger): Promise<{ store: RateL
   const store = new FallbackStore(new RedisStore(connection.client, `${config.REDIS_KEY_PREFIX}rl:`), memory, connection);
   return { store, redisUp: () => connection.isUp() };
 }
-
-const toUsage = ({ burst, sustained }: BudgetState): BudgetUsage => ({
-  burst: { limit: burst.limit, remaining: burst.remaining, resetSeconds: burst.resetSeconds },
-  sustained: { limit: sustained.limit, remaining: sustained.remaining, resetSeconds: sustained.resetSeconds },
-});

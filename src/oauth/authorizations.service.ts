@@ -2,10 +2,10 @@ import type { components } from '../../generated/api.js';
 import type { ApiTokens, TokenPairs } from '../auth/auth.component.js';
 import type { Caller } from '../http/caller.js';
 import { errors } from '../platform/errors.js';
-import { toIso } from '../platform/time.js';
 import type { AuthorizationCodesRepository } from './authorization-codes.repository.js';
 import type { AuthorizationsRepository } from './authorizations.repository.js';
 import type { Clients } from './clients.service.js';
+import { toAuthorization } from './oauth.presenter.js';
 
 type AuthorizationList = components['schemas']['AuthorizationList'];
 
@@ -33,14 +33,7 @@ export function createAuthorizations(deps: {
     list: async (caller) => {
       const summaries = await repository.list(caller.accountId, caller.kind === 'oauth' ? caller.clientId : undefined);
       const names = await clients.names(summaries.map((summary) => summary.clientId));
-      return {
-        items: summaries.map((summary) => ({
-          clientId: summary.clientId,
-          clientName: names.get(summary.clientId) ?? null,
-          scopes: summary.scopes as AuthorizationList['items'][number]['scopes'],
-          authorizedAt: toIso(summary.authorizedAt),
-        })),
-      };
+      return { items: summaries.map((summary) => toAuthorization(summary, names.get(summary.clientId))) };
     },
 
     revoke: async (caller, clientId) => {
