@@ -5,7 +5,7 @@ import { bodyLimitOf } from './body-parsing.js';
 import { createDatabaseOutageLog } from './database-outage.js';
 import type { Logger } from '../platform/logger.js';
 import { bearerChallenge } from './bearer-challenge.js';
-import { requestIdOf } from './request-log.js';
+import { loggerFor, requestIdOf } from './request-log.js';
 
 interface HttpLikeError {
   status?: number;
@@ -23,8 +23,8 @@ export function errorHandler(logger: Logger, publicUrl: string | undefined, data
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
     const appError = toAppError(err, req);
-    // req.log carries the request id (request-log.ts); the access-log line has the route.
-    const log = (req.log as Logger | undefined) ?? logger;
+    // The line carries the request id; the access-log line has the route.
+    const log = loggerFor(req, logger);
     if (outage && appError.code === 'SERVICE_UNAVAILABLE') outage.refusal(err);
     else if (appError.status >= 500 && appError.code !== 'NOT_IMPLEMENTED') log.error({ err }, 'request failed');
     res.locals.error = appError;

@@ -9,8 +9,6 @@ declare module 'express-serve-static-core' {
   interface Request {
     /** X-Request-Id of this request (decisions §14). */
     id?: string;
-    /** The logger bound to the request id, for any line logged while it is served. */
-    log?: Logger;
   }
 }
 
@@ -20,6 +18,11 @@ const SANE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 /** The request id of a request that went through `requestLog` (undefined in apps built without it). */
 export function requestIdOf(req: Request): string | undefined {
   return req.id;
+}
+
+/** The logger for the lines logged while a request is served: they carry its request id. */
+export function loggerFor(req: Request, logger: Logger): Logger {
+  return req.id === undefined ? logger : logger.child({ requestId: req.id });
 }
 
 /** What is known of a request once its response is done (or the client went away). */
@@ -32,15 +35,15 @@ export interface FinishedRequest {
 
 /**
  * Decisions §14: the caller's X-Request-Id when it is sane, else a new one; echoed on every
- * response (set before anything can answer); bound to `req.log`, so every line logged for the
- * request carries it; and, when the response is done, one access-log line and `onFinished` (the
+ * response (set before anything can answer); carried by every line logged for the request
+ * (`loggerFor`); and, when the response is done, one access-log line and `onFinished` (the
  * request metrics) from one listener.
  *
  * Not pino-http: its two child loggers per request, made whether or not anything logs, and its
  * access line run through the redaction paths, cost more than the whole observability budget
- * (5% of an authenticated GET /tasks; bench/operations.bench.ts). Here `req.log` is made only when
- * something logs, and the access line skips redaction because it is built from named fields
- * only: never a header, the URL with its query, a body, a token or a password.
+ * (5% of an authenticated GET /tasks; bench/operations.bench.ts). Here a request's child logger is
+ * made only when something logs for it, and the access line skips redaction because it is built
+ * from named fields only: never a header, the URL with its query, a body, a token or a password.
  */
 export function requestLog(logger: Logger, routeOf: (req: Request) => RouteOf | undefined, onFinished: (request: FinishedRequest) => void): RequestHandler {
   const accessLog = logger.child({}, { redact: [] });
@@ -50,8 +53,6 @@ export function requestLog(logger: Logger, routeOf: (req: Request) => RouteOf | 
     const id = typeof offered === 'string' && SANE_REQUEST_ID.test(offered) ? offered : randomUUID();
     req.id = id;
     res.setHeader(REQUEST_ID_HEADER, id);
-    let requestLogger: Logger | undefined;
-    Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => (requestLogger ??= logger.child({ requestId: id })) });
     // 'close' comes after 'finish' for a response written whole, and alone when the client left first.
     res.once('close', () => {
       const seconds = (performance.now() - started) / 1000;
