@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { Router } from 'express';
+import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
 import type { Db } from '../platform/db.js';
 import { errors, type AppError } from '../platform/errors.js';
@@ -15,7 +15,7 @@ export interface HttpMetrics {
   /** Times a finished request by operationId and status, and counts the refusal the error handler rendered. */
   readonly record: (request: FinishedRequest) => void;
   /** GET /metrics in the Prometheus text format; behind `token` when one is set. */
-  readonly router: Router;
+  readonly serve: RequestHandler;
 }
 
 /**
@@ -58,8 +58,10 @@ export function createHttpMetrics(options: {
     else if (refusal?.code === 'ACCOUNT_LOCKED') lockedRefusals.inc();
   };
 
-  const router = Router();
-  router.get('/metrics', async (req, res, next) => {
+  // A look at the path, not a Router: every request passes this way, and a nested router's
+  // dispatch cost each of them more than timing it did.
+  const serve: RequestHandler = async (req, res, next) => {
+    if (!isMetricsRequest(req.method, req.path)) return next();
     if (options.token !== undefined && !bearerMatches(req.headers.authorization, options.token)) {
       return next(errors.unauthenticated('This endpoint needs the metrics token (METRICS_TOKEN) as a bearer token.'));
     }
@@ -69,8 +71,15 @@ export function createHttpMetrics(options: {
     } catch (err) {
       next(err);
     }
-  });
-  return { registry, record, router };
+  };
+  return { registry, record, serve };
+}
+
+/** GET (or HEAD) /metrics, routed as Express routes: any case, one trailing slash allowed. */
+function isMetricsRequest(method: string, path: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  const lower = path.toLowerCase();
+  return lower === '/metrics' || lower === '/metrics/';
 }
 
 function bearerMatches(header: string | undefined, token: string): boolean {
