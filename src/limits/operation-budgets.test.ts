@@ -92,6 +92,13 @@ describe('the declarations, read at start-up', () => {
     expect(subjects).toEqual([`login:${ip}`, `login:${ip}`, `login:${ip}`]);
   });
 
+  it('counts a HEAD on the budget of the GET it is served as: user codes are tried at the strict pace either way', async () => {
+    const planFor = createPlanner(budgets, async () => undefined, () => {});
+    for (const method of ['GET', 'HEAD']) {
+      expect((await planFor(facts(method, '/oauth/device'))).governing).toEqual({ budget: budgets.strict, subject: `device-verification:${ip}` });
+    }
+  });
+
   it('refuses a document with an operation that declares no budget, an unknown one, or a strict one without its group', () => {
     const refused = (operation: Record<string, unknown>) => () => operationBudgetsOf(operationMatcher({ paths: { '/x': { post: operation } } }));
     expect(refused({ operationId: 'bare' })).toThrow('OpenAPI operation bare: x-rate-limit-budget must be one of account, public, strict, refresh, none');

@@ -50,8 +50,10 @@ export function createPlanner(
   };
 
   return async function planFor(facts: RequestFacts): Promise<Plan> {
-    // The method as sent: a HEAD is not the GET it will be served as (GET /oauth/device is strict, HEAD is not).
-    const operation = matcher.operationsAt(facts.path)?.get(facts.method);
+    // A HEAD is served as its GET, so it spends what the GET spends: else HEAD /oauth/device?user_code=…
+    // would try user codes at the anonymous budget's pace instead of the strict one's.
+    const operations = matcher.operationsAt(facts.path);
+    const operation = operations?.get(facts.method) ?? (facts.method === 'HEAD' ? operations?.get('GET') : undefined);
     const declaration = operation === undefined ? undefined : declared.get(operation);
     if (declaration?.budget === 'strict') {
       return { governing: { budget: budgets.strict, subject: `${declaration.group}:${facts.clientIp()}` } };
