@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Metric } from 'prom-client';
-import { createUsageHandlers, usageOperations } from './account/usage.routes.js';
+import { createUsageHandlers, usageOperations } from './account/account.component.js';
 import { createAuthComponent } from './auth/auth.component.js';
 import { createConnectorsComponent } from './connectors/connectors.component.js';
 import type { CoreDeps } from './deps.js';

@@ -1,4 +1,4 @@
-import type { UsageHandlers } from '../account/usage.routes.js';
+import type { UsageHandlers } from '../account/account.component.js';
 import type { ConnectorsComponent } from '../connectors/connectors.component.js';
 import type { Caller } from '../http/caller.js';
 import type { Answer, OperationId, OperationInput } from '../http/operations.js';
