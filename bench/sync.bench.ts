@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import knexFactory from 'knex';
 import { manyTodos, startFakeIcalFeeds } from '../contract-tests/fakes/ical.fake.js';
 import type { ConnectorDefinition, ConnectorType } from '../src/connectors/connector-registry.js';
 import { createCredentialsCipher } from '../src/connectors/credentials-cipher.js';
@@ -14,12 +13,12 @@ import { createSafeFetch } from '../src/connectors/safe-fetch.js';
 import { createSyncService } from '../src/connectors/sync.service.js';
 import { createDb, migrate, type Db } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
+import { createMigratedDb } from '../src/test-support/databases.js';
 import { createTasksForSync, type ExternalTask } from '../src/tasks/tasks.component.js';
 
 const ITEMS = 10_000;
 const RUNS = 3;
 const TARGET_RATIO = 3;
-const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const cipher = createCredentialsCipher(Buffer.alloc(32, 9));
 const fetch = createSafeFetch({ allowPrivateNetworks: true });
@@ -38,21 +37,8 @@ async function sqliteStore(): Promise<Store> {
   return { db, drop: async () => (await db.destroy(), rmSync(dir, { recursive: true, force: true })) };
 }
 
-async function postgresStore(): Promise<Store> {
-  const name = `task_service_bench_${randomUUID().replaceAll('-', '')}`;
-  const admin = knexFactory({ client: 'pg', connection: POSTGRES_ADMIN_URL, pool: { min: 0, max: 1 } });
-  await admin.raw(`create database ${name}`);
-  const db = createDb({ client: 'postgres', url: POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`) });
-  await migrate(db);
-  return {
-    db,
-    drop: async () => {
-      await db.destroy();
-      await admin.raw(`drop database if exists ${name} with (force)`);
-      await admin.destroy();
-    },
-  };
-}
+/** A new PostgreSQL database, migrated, dropped afterwards: the unit tests' own helper. */
+const postgresStore = (): Promise<Store> => createMigratedDb('postgres');
 
 async function newAccount(db: Db): Promise<string> {
   const id = randomUUID();
