@@ -59,10 +59,13 @@ export function createRouteMatcher(document: Record<string, unknown>): (req: Req
     const path = query === -1 ? url : url.slice(0, query);
     // Express routes one trailing slash, not two.
     if (path.length > 2 && path.charCodeAt(path.length - 1) === SLASH && path.charCodeAt(path.length - 2) === SLASH) return undefined;
-    const operations = matcher.operationsAt(path);
-    if (operations === undefined) return undefined;
-    return operations.get(req.method) ?? (req.method === 'HEAD' ? operations.get('GET') : undefined);
+    return servedOperation(matcher.operationsAt(path), req.method);
   };
+}
+
+/** The operation a request with `method` is served as, among a path's operations: a HEAD is its GET. */
+export function servedOperation(operations: PathOperations | undefined, method: string): DocumentOperation | undefined {
+  return operations?.get(method) ?? (method === 'HEAD' ? operations?.get('GET') : undefined);
 }
 
 interface Template {

@@ -1,6 +1,6 @@
 import type { Caller } from '../http/caller.js';
 import { loadOpenApiDocument } from '../http/docs.routes.js';
-import { operationMatcher } from '../http/route-of.js';
+import { operationMatcher, servedOperation } from '../http/route-of.js';
 import type { Budgets, Plan } from './budgets.js';
 import { operationBudgetsOf } from './operation-budgets.js';
 
@@ -52,8 +52,7 @@ export function createPlanner(
   return async function planFor(facts: RequestFacts): Promise<Plan> {
     // A HEAD is served as its GET, so it spends what the GET spends: else HEAD /oauth/device?user_code=…
     // would try user codes at the anonymous budget's pace instead of the strict one's.
-    const operations = matcher.operationsAt(facts.path);
-    const operation = operations?.get(facts.method) ?? (facts.method === 'HEAD' ? operations?.get('GET') : undefined);
+    const operation = servedOperation(matcher.operationsAt(facts.path), facts.method);
     const declaration = operation === undefined ? undefined : declared.get(operation);
     if (declaration?.budget === 'strict') {
       return { governing: { budget: budgets.strict, subject: `${declaration.group}:${facts.clientIp()}` } };
