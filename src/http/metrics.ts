@@ -51,8 +51,15 @@ export function createHttpMetrics(options: {
   });
   registerPoolGauges(registry, options.db);
 
+  // One labelled child per operation and status, found by a string key: prom-client would otherwise
+  // hash the label object on every request.
+  const durationOf = new Map<string, ReturnType<typeof duration.labels>>();
   const record = ({ res, route, seconds }: FinishedRequest) => {
-    duration.observe({ operation: route?.operationId ?? 'unmatched', status: res.statusCode }, seconds);
+    const operation = route?.operationId ?? 'unmatched';
+    const key = `${operation} ${res.statusCode}`;
+    let child = durationOf.get(key);
+    if (child === undefined) durationOf.set(key, (child = duration.labels({ operation, status: res.statusCode })));
+    child.observe(seconds);
     const refusal = res.locals.error as AppError | undefined;
     if (refusal?.code === 'QUOTA_EXCEEDED') quotaRefusals.inc({ quota: refusal.extras.quota ?? 'unknown' });
     else if (refusal?.code === 'ACCOUNT_LOCKED') lockedRefusals.inc();
