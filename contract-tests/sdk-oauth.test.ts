@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { OAuthFlowError, type IssuedTokens, type TaskClientOptions } from '@task-service/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { awayFromMinuteEnd } from './limits-helpers.js';
 import { APP_REDIRECT, readPage, registeredApp } from './oauth-helpers.js';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.js';
 import { PASSWORD, signedInClient, startServer, type TestServer } from './support/server.js';
@@ -291,6 +292,8 @@ describe('the SDK as an OAuth client: a rate-limited refresh', () => {
   });
 
   it('a 429 from the token endpoint keeps the tokens and comes back with its Retry-After', async () => {
+    // The three token requests must share one UTC minute's window.
+    await awayFromMinuteEnd(20);
     const limitedClientId = await registeredApp(limited);
     const reported: IssuedTokens[] = [];
     const client = limited.client({ oauth: { clientId: limitedClientId }, onTokens: (tokens) => reported.push(tokens) });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { awayFromMinuteEnd } from './limits-helpers.js';
 import { TASKCTL_REDIRECT, oauthTokens, refresh as oauthRefresh } from './oauth-helpers.js';
 import { PASSWORD, signedInClient, startServer, type TestServer } from './support/server.js';
 
@@ -13,11 +14,6 @@ afterAll(async () => {
 const refreshWith = (refreshToken: string) =>
   fetch(`${server.baseUrl}/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refreshToken }) });
 
-async function awayFromMinuteEdge(): Promise<void> {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute));
-}
-
 const login = async (email: string) => {
   const answer = await server.client().login({ email, password: PASSWORD });
   if (answer.error) throw answer.error;
@@ -26,7 +22,7 @@ const login = async (email: string) => {
 
 describe('the refresh reuse interval (REFRESH_REUSE_INTERVAL_SECONDS)', () => {
   it('parallel refreshes of one token all get working pairs of the same session, and every new refresh token works', async () => {
-    await awayFromMinuteEdge();
+    await awayFromMinuteEnd(15);
     const { email } = await signedInClient(server);
     const { refreshToken } = await login(email);
     const answers = await Promise.all(Array.from({ length: 4 }, () => refreshWith(refreshToken)));
@@ -61,7 +57,7 @@ describe('the refresh reuse interval (REFRESH_REUSE_INTERVAL_SECONDS)', () => {
 // Last: it spends the refresh budget of this address for the minute.
 describe('the refresh budget', () => {
   it('refusals of a dead refresh token do not spend the budget of the live sessions of its account', async () => {
-    await awayFromMinuteEdge();
+    await awayFromMinuteEnd(15);
     const { email, tokens: loggedOut } = await signedInClient(server);
     await server.client().logout({ refreshToken: loggedOut.refreshToken });
     const live = await login(email);

@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { awayFromMinuteEnd } from './limits-helpers.js';
 import { startServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
@@ -27,12 +28,6 @@ function heldRequest(target: TestServer, path: string, contentLength = 100): { s
   return { socket, answer };
 }
 
-/** Waits for a fresh minute when the current one is about to end, so a test's requests share one burst window. */
-async function awayFromMinuteEdge(): Promise<void> {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute));
-}
-
 const post = (target: TestServer, path: string, body: string, type = 'application/json') =>
   fetch(`${target.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': type }, body });
 
@@ -53,7 +48,7 @@ describe('a request is counted before its body is read', () => {
   });
 
   it('a request whose body never arrives is counted when its headers do, and a spent budget answers 429 without waiting for the body', async () => {
-    await awayFromMinuteEdge();
+    await awayFromMinuteEnd();
     const held = [heldRequest(strict, '/auth/login'), heldRequest(strict, '/auth/login'), heldRequest(strict, '/auth/login')];
     await new Promise((resolve) => setTimeout(resolve, 500));
     try {
