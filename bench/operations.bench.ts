@@ -232,6 +232,7 @@ async function observabilityCost(): Promise<void> {
         }),
       );
     } finally {
+      // One process serves all the apps: stopping it stops them all.
       stop(servers[0]!);
     }
   }

@@ -1,4 +1,5 @@
-// Shared by the limits-*.test.ts files: Redis keys of their own, header reading, window timing.
+// Shared by the tests that count rate-limit windows (limits-*, and the OAuth, SDK, CORS, MCP, CLI and
+// operations tests with small budgets): Redis keys of their own, header reading, window timing.
 import { randomUUID } from 'node:crypto';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
