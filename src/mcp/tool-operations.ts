@@ -38,7 +38,8 @@ function byHandler<Id extends OperationId>(handler: (input: OperationInput<Id>) 
   return async (caller, request) => {
     // The tool checked its arguments against the schemas this operation's parameters and body have in
     // the document, as the validator checks a REST request: the same shapes, by another door.
-    const input = { caller, params: request.path, query: request.query, body: request.body, header: () => undefined } as unknown as OperationInput<Id>;
+    const header = (name: string) => Object.entries(request.headers ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+    const input = { caller, params: request.path, query: request.query, body: request.body, header } as unknown as OperationInput<Id>;
     return (await handler(input)).body;
   };
 }
