@@ -1,6 +1,15 @@
 import type { Knex } from 'knex';
 import { isPostgres } from '../platform/db.js';
-import { COLUMNS, type TaskRow } from './tasks.repository.js';
+import { COLUMNS, type ExpectedVersions, type TaskRow } from './tasks.repository.js';
+
+export interface TaskDeletion {
+  accountId: string;
+  taskId: string;
+  /** If-Match: only a task at one of these versions is deleted. */
+  expected: ExpectedVersions;
+  changeNumber: number;
+  deletedAt: number;
+}
 
 /** A row of the change feed: a task in its latest state, or a tombstone (only its id and deletion time). */
 export type FeedRow = ({ change_kind: 'upserted' } & TaskRow) | { change_kind: 'deleted'; change_seq: number; id: string; deleted_at: number };
@@ -29,6 +38,31 @@ export async function listChangesAfter(
     [...taskBindings, accountId, page.after, page.limit, page.limit],
   );
   return rowsOf(result);
+}
+
+/**
+ * Deletes the task and leaves its tombstone: on PostgreSQL one statement (a round trip less on every
+ * DELETE), on SQLite two in the caller's transaction. False when there was no such task (at that version).
+ */
+export async function deleteLeavingTombstone(trx: Knex.Transaction, deletion: TaskDeletion): Promise<boolean> {
+  const { accountId, taskId, expected, changeNumber, deletedAt } = deletion;
+  if (expected !== undefined && expected.length === 0) return false;
+  const versionCheck = expected === undefined ? '' : ` and version in (${expected.map(() => '?').join(', ')})`;
+  const target = [taskId, accountId, ...(expected ?? [])];
+  if (isPostgres(trx)) {
+    const result: { rows: unknown[] } = await trx.raw(
+      `with gone as (delete from tasks where id = ? and account_id = ?${versionCheck} returning id)
+       insert into task_tombstones (account_id, change_seq, task_id, deleted_at) select ?, ?, id, ? from gone returning task_id`,
+      [...target, accountId, changeNumber, deletedAt],
+    );
+    return result.rows.length === 1;
+  }
+  const deleted = await trx('tasks')
+    .whereRaw(`id = ? and account_id = ?${versionCheck}`, target)
+    .delete();
+  if (deleted !== 1) return false;
+  await trx('task_tombstones').insert({ account_id: accountId, change_seq: changeNumber, task_id: taskId, deleted_at: deletedAt });
+  return true;
 }
 
 /** Forgets the account's tombstones of deletions before `before` (epoch ms). */

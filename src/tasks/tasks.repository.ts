@@ -129,13 +129,6 @@ export async function updateTask(
   return rows[0];
 }
 
-/** Deletes the task when it is at an expected version (any when none is given); answers whether it did. */
-export async function deleteTask(db: Knex, accountId: string, taskId: string, expected: ExpectedVersions): Promise<boolean> {
-  const query = db('tasks').where({ id: taskId, account_id: accountId });
-  if (expected) query.whereIn('version', expected);
-  return (await query.delete()) === 1;
-}
-
 /** The version of a task, or undefined when the account has no such task. */
 export async function findVersion(db: Knex, accountId: string, taskId: string): Promise<number | undefined> {
   const row: { version: number } | undefined = await db('tasks').select('version').where({ id: taskId, account_id: accountId }).first();

@@ -9,7 +9,7 @@ import { forgetExpiredKeys, onceForKey, type StoredResponse } from './idempotenc
 import type { TaskChangeRecorder } from './task-changes.js';
 import { decodeCursor, encodeCursor } from './task-cursor.js';
 import { listChangesAfter, purgeTombstones, type FeedRow } from './task-feed.repository.js';
-import { releaseTaskPlaces, takeTaskPlace, usedTaskPlaces } from './task-quota.js';
+import { releaseTaskPlaceForDelete, takeTaskPlace, usedTaskPlaces } from './task-quota.js';
 import { toTask } from './tasks.presenter.js';
 import * as repository from './tasks.repository.js';
 import type { ExpectedVersions, StatusFilter, Task } from './tasks.repository.js';
@@ -49,11 +49,11 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
 
   /** Inserts the task and takes its place under the cap in one transaction, or refuses at the cap. */
   async function insertWithinCap(trx: Knex.Transaction, accountId: string, input: TaskCreate, now: number): Promise<StoredResponse<Task>> {
-    if (!(await takeTaskPlace(trx, accountId, maxTasks))) {
+    const changeNumber = await takeTaskPlace(trx, accountId, maxTasks);
+    if (changeNumber === undefined) {
       const used = await usedTaskPlaces(trx, accountId);
       throw errors.quotaExceeded('tasks', maxTasks, used, `This account has reached its limit of ${maxTasks} tasks; delete some to make room.`);
     }
-    const changeNumber = await recorder.takeNumbers(trx, accountId, 1);
     const row = await repository.insertTask(
       trx,
       accountId,
@@ -141,10 +141,10 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
     async remove(accountId: string, taskId: string, expected?: ExpectedVersions): Promise<void> {
       const now = Date.now();
       const changeNumber = await db.transaction(async (trx) => {
-        const taken = await recorder.takeNumbers(trx, accountId, 1);
-        if (!(await repository.deleteTask(trx, accountId, taskId, expected))) throw await missingOrChanged(trx, accountId, taskId);
-        await releaseTaskPlaces(trx, accountId, 1);
-        await recorder.deleted(trx, { accountId, taskId, changeNumber: taken, deletedAt: now });
+        const taken = await releaseTaskPlaceForDelete(trx, accountId);
+        if (!(await recorder.deleted(trx, { accountId, taskId, expected, changeNumber: taken, deletedAt: now }))) {
+          throw await missingOrChanged(trx, accountId, taskId);
+        }
         return taken;
       });
       // Now and then, not on every delete: tombstones only need to go some time after their retention.
