@@ -65,6 +65,15 @@ export async function deleteLeavingTombstone(trx: Knex.Transaction, deletion: Ta
   return true;
 }
 
+/**
+ * The account's last change number. Numbers are handed out in commit order (src/tasks/task-changes.ts),
+ * so when it is still a cursor's, nothing has changed since: an empty poll reads one row by key.
+ */
+export async function lastChangeNumber(db: Knex, accountId: string): Promise<number | undefined> {
+  const row: { task_change_seq: number } | undefined = await db('accounts').select('task_change_seq').where('id', accountId).first();
+  return row === undefined ? undefined : Number(row.task_change_seq);
+}
+
 /** Forgets the account's tombstones of deletions before `before` (epoch ms). */
 export async function purgeTombstones(db: Knex, accountId: string, before: number): Promise<number> {
   return db('task_tombstones').where('account_id', accountId).andWhere('deleted_at', '<', before).delete();

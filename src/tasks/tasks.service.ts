@@ -8,7 +8,7 @@ import type { ChangeCursors } from './change-cursor.js';
 import { forgetExpiredKeys, onceForKey, type StoredResponse } from './idempotency.js';
 import type { TaskChangeRecorder } from './task-changes.js';
 import { decodeCursor, encodeCursor } from './task-cursor.js';
-import { listChangesAfter, purgeTombstones, type FeedRow } from './task-feed.repository.js';
+import { lastChangeNumber, listChangesAfter, purgeTombstones, type FeedRow } from './task-feed.repository.js';
 import { releaseTaskPlaceForDelete, takeTaskPlace, usedTaskPlaces } from './task-quota.js';
 import { toTask } from './tasks.presenter.js';
 import * as repository from './tasks.repository.js';
@@ -160,6 +160,9 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
       const limit = query.limit ?? DEFAULT_CHANGES_PAGE_SIZE;
       const from = query.cursor === undefined ? undefined : cursors.decode(accountId, query.cursor);
       if (from && from.issuedAt < now - retentionMs) throw errors.cursorExpired(tombstoneRetentionDays);
+      if (from && (await lastChangeNumber(db, accountId)) === from.after) {
+        return { changes: [], nextCursor: cursors.encode(accountId, { after: from.after, issuedAt: now }), hasMore: false };
+      }
       const rows = await listChangesAfter(db, accountId, { after: from?.after ?? 0, limit: limit + 1, withTombstones: from !== undefined });
       const page = rows.slice(0, limit);
       const hasMore = rows.length > limit;
