@@ -80,6 +80,9 @@ const settingsSchema = z.object({
 
 export type Settings = z.infer<typeof settingsSchema>;
 
+/** Every setting's name: docs/production.md must list exactly these (scripts/docs-links.test.ts). */
+export const settingNames: readonly string[] = Object.freeze(Object.keys(settingsSchema.shape));
+
 function splitList(value: string): string[] {
   return value
     .split(',')
