@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { loadOpenApiDocument } from '../http/docs.routes.js';
+import { readOpenApiDocument } from '../http/openapi-document.js';
 import { describeTools, TOOL_NAMES, toOperationRequest } from './tool-catalogue.js';
 
 interface Document {
   components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
   paths: Record<string, unknown>;
 }
-const document = () => structuredClone(loadOpenApiDocument().document) as unknown as Document;
+const document = () => structuredClone(readOpenApiDocument().document) as unknown as Document;
 
 describe('the tool catalogue', () => {
   it('describes the nine tools of decisions §11, each with the scope its REST operation needs', () => {
