@@ -107,5 +107,9 @@ export const errors = {
     new AppError(403, 'WEB_SESSION_REQUIRED', 'Closing the account needs a session of the first-party app; sign in with email and password.'),
   hostNotAllowed: () => new AppError(403, 'HOST_NOT_ALLOWED', 'This MCP server does not answer requests for that Host (DNS-rebinding protection).'),
   originNotAllowed: () => new AppError(403, 'ORIGIN_NOT_ALLOWED', 'Requests from this Origin are not allowed (CORS_ALLOWED_ORIGINS).'),
+  requestTimeout: () => new AppError(408, 'REQUEST_TIMEOUT', 'The request was not received in time.'),
+  headersTooLarge: () => new AppError(431, 'HEADERS_TOO_LARGE', 'The request headers are larger than 16 KiB.'),
+  chunkExtensionsTooLarge: () => new AppError(413, 'PAYLOAD_TOO_LARGE', 'The chunk extensions are too large.'),
+  notHttp: () => new AppError(400, 'VALIDATION_FAILED', 'The request is not valid HTTP/1.1.', { details: [] }),
   oauth: (status: 400 | 401, error: OAuthErrorCode, description: string, headers?: Record<string, string>) => new OAuthError(status, error, description, headers),
 };
