@@ -7,6 +7,7 @@ import { loadConfig } from './config.js';
 import { createDb } from './platform/db.js';
 import { createLogger } from './platform/logger.js';
 import { readOpenApiDocument } from './http/openapi-document.js';
+import { operationTable } from './http/operation-table.js';
 import { createTestApp, identifyBy } from './test-support/app.js';
 
 const servers: Server[] = [];
@@ -72,6 +73,7 @@ describe('start-up', () => {
         db: createDb({ client: 'sqlite', filename: ':memory:' }),
         logger: createLogger('silent'),
         openApi: readOpenApiDocument(),
+        table: operationTable(readOpenApiDocument().document),
         readiness: { database: async () => true },
         identifyCaller: signedIn,
         rateLimit: (_req, _res, next) => next(),

@@ -7,14 +7,15 @@ import { healthOperations, type ReadinessProbes } from './http/health.operations
 import { createObservability, type Metric } from './http/observability.js';
 import type { OpenApiDocument } from './http/openapi-document.js';
 import { createOpenApiValidator } from './http/openapi-validator.js';
-import { operationTable } from './http/operation-table.js';
+import type { OperationRoute } from './http/operation-table.js';
 import { ownResponse, type OperationEntry } from './http/operations.js';
 import { createRoutes } from './http/routes.js';
 import { errors } from './platform/errors.js';
 
 export interface AppParts extends CoreDeps {
-  /** The contract, read once by the process entry. */
+  /** The contract, read once by the process entry, and its operations as the routes are built from them. */
   readonly openApi: OpenApiDocument;
+  readonly table: readonly OperationRoute[];
   readonly readiness: ReadinessProbes;
   /** The identify step: the caller of the bearer token, a bad or expired token, or the error that kept it from knowing. */
   readonly identifyCaller: IdentifyCaller;
@@ -57,7 +58,7 @@ export function createApp(parts: AppParts): Express {
     createRoutes({
       config,
       document: openApi.document,
-      table: operationTable(openApi.document),
+      table: parts.table,
       operations: [
         ...parts.operations,
         ...docsOperations(openApi),

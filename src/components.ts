@@ -4,7 +4,9 @@ import { createUsageHandlers, usageOperations } from './account/account.componen
 import { createAuthComponent, type IdentifyCaller } from './auth/auth.component.js';
 import { createConnectorsComponent } from './connectors/connectors.component.js';
 import type { CoreDeps } from './deps.js';
+import type { OperationRoute } from './http/operation-table.js';
 import type { OperationEntry } from './http/operations.js';
+import { createOperationRunner } from './http/run-operation.js';
 import { createLimitsComponent } from './limits/limits.component.js';
 import { createMcpComponent } from './mcp/mcp.component.js';
 import { createOAuthComponent, oauthPageHeaders } from './oauth/oauth.component.js';
@@ -31,18 +33,19 @@ export interface Components {
 }
 
 /** Wires the business components together; each owns its routes, logic and data. */
-export async function createComponents(deps: CoreDeps, openApiDocument: Record<string, unknown>): Promise<Components> {
+export async function createComponents(deps: CoreDeps, openApi: { document: Record<string, unknown>; table: readonly OperationRoute[] }): Promise<Components> {
   const auth = createAuthComponent(deps);
   const limits = await createLimitsComponent(deps, { refreshTokenAccount: auth.refreshTokenAccount });
   const tasks = createTasksComponent(deps);
   const connectors = createConnectorsComponent(deps, tasks.sync);
   const usage = createUsageHandlers({ tasks, connectors, limits });
   const oauth = createOAuthComponent(deps, auth, connectors.fetchPublicDocument);
-  const mcp = createMcpComponent(deps, openApiDocument, { tasks, connectors, usage });
+  const operations = [...auth.operations, ...usageOperations(usage), ...tasks.operations, ...connectors.operations, ...oauth.operations];
+  const mcp = createMcpComponent(deps, openApi.document, createOperationRunner(openApi.document, openApi.table, operations));
   return {
     identifyCaller: auth.identifyCaller,
     rateLimit: limits.rateLimit,
-    operations: [...auth.operations, ...usageOperations(usage), ...tasks.operations, ...connectors.operations, ...oauth.operations, ...mcp.operations],
+    operations: [...operations, ...mcp.operations],
     pageHeaders: oauthPageHeaders,
     mcpGuard: mcp.guard,
     mcpRefusal: mcp.renderRefusal,

@@ -3,6 +3,7 @@ import { createApp, type AppParts } from './app.js';
 import { createComponents, type Components } from './components.js';
 import type { Config } from './config.js';
 import { readOpenApiDocument } from './http/openapi-document.js';
+import { operationTable } from './http/operation-table.js';
 import { createDb, isDbReachable, migrate, type Db } from './platform/db.js';
 import type { Logger } from './platform/logger.js';
 
@@ -23,12 +24,14 @@ export async function createService(config: Config, logger: Logger, overrides: S
   const openApi = readOpenApiDocument();
   const db = createDb(config.database);
   await migrate(db);
-  const components = await createComponents({ config, db, logger }, openApi.document);
+  const table = operationTable(openApi.document);
+  const components = await createComponents({ config, db, logger }, { document: openApi.document, table });
   const app = createApp({
     config,
     db,
     logger,
     openApi,
+    table,
     readiness: { database: () => isDbReachable(db), redis: components.redisUp },
     identifyCaller: components.identifyCaller,
     rateLimit: components.rateLimit,

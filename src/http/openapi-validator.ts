@@ -3,6 +3,14 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { RequestHandler } from 'express';
 import { isRfc3339DateTime } from '../platform/time.js';
 
+/** The formats as this service checks them, for every door an operation is run through (http/run-operation.ts too). */
+export const DOCUMENT_FORMATS = {
+  // An email is trimmed before it is stored (decisions §3), so spaces around it are not an error.
+  email: { type: 'string' as const, validate: (value: string) => (fullFormats.email as RegExp).test(value.trim()) },
+  // The calendar too, not only the shape: 2026-02-31 is refused here, the one place every time enters.
+  'date-time': { type: 'string' as const, validate: isRfc3339DateTime },
+};
+
 /**
  * The validate step: express-openapi-validator's matching, then `checkAccess` in place of its own
  * security step (the library's turns every refusal into a bare status), then its checks of parameters
@@ -19,12 +27,7 @@ export function createOpenApiValidator(document: Record<string, unknown>, valida
     ignoreUndocumented: false,
     // The document has no multipart bodies: no multer in front of every request.
     fileUploader: false,
-    // An email is trimmed before it is stored (decisions §3), so spaces around it are not an error.
-    formats: {
-      email: { type: 'string', validate: (value: string) => (fullFormats.email as RegExp).test(value.trim()) },
-      // The calendar too, not only the shape: 2026-02-31 is refused here, the one place every time enters.
-      'date-time': { type: 'string', validate: isRfc3339DateTime },
-    },
+    formats: DOCUMENT_FORMATS,
   }) as RequestHandler[];
   const at = steps.findIndex((candidate) => candidate.name === 'securityMiddleware');
   // The library's steps are named functions; a release that renames them fails here, at start-up.

@@ -13,13 +13,15 @@ const openApi = readOpenApiDocument();
  * An app of the given parts for in-process tests of one piece: the operations it is not given answer
  * 500 (the real service refuses to start without them), the pages and /mcp get no guards of their own.
  */
-export function createTestApp(parts: Omit<AppParts, 'openApi' | 'pageHeaders' | 'mcpGuard'> & Partial<Pick<AppParts, 'openApi'>>) {
+export function createTestApp(parts: Omit<AppParts, 'openApi' | 'table' | 'pageHeaders' | 'mcpGuard'>) {
   const given = new Set(parts.operations.map((entry) => entry.operationId));
-  const missing: OperationEntry[] = operationTable(openApi.document)
+  const table = operationTable(openApi.document);
+  const missing: OperationEntry[] = table
     .filter((row) => !given.has(row.operationId) && !OWN_OPERATIONS.has(row.operationId))
     .map((row) => ownResponse(row.operationId, (_req, _res, next) => next(errors.internal())));
   return createApp({
     openApi,
+    table,
     pageHeaders: (_req, _res, next) => next(),
     mcpGuard: (_req, _res, next) => next(),
     ...parts,
