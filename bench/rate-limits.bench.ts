@@ -20,7 +20,7 @@ import { rateLimit as expressRateLimit } from 'express-rate-limit';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { RedisStore as ExpressRedisStore } from 'rate-limit-redis';
 import { createClient } from 'redis';
-import { createService } from '../src/service.js';
+import { createService } from '../src/wiring.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
 import { budgetsFrom } from '../src/limits/budgets.js';

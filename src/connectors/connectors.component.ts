@@ -5,7 +5,7 @@ import type { OperationEntry } from '../http/operations.js';
 import type { TasksForSync } from '../tasks/tasks.component.js';
 import { createConnectorAccountsService } from './connector-accounts.service.js';
 import type { ConnectorDefinition, ConnectorTools } from './connector-registry.js';
-import { connectorsOperations, createConnectorsHandlers } from './connectors.routes.js';
+import { connectorsOperations, createConnectorsHandlers } from './connectors.operations.js';
 import { createCredentialsCipher, loadConnectorSecretKey } from './credentials-cipher.js';
 import { githubConnector } from './github.connector.js';
 import { icalConnector } from './ical.connector.js';

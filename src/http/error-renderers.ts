@@ -11,7 +11,7 @@ export interface RendererOptions {
   logger: Logger;
   publicUrl: string | undefined;
   databaseReachable?: () => Promise<boolean>;
-  /** The MCP server's own refusal: a refused `tools/call` answered as the tool's error result (mcp/mcp.routes.ts). */
+  /** The MCP server's own refusal: a refused `tools/call` answered as the tool's error result (mcp/mcp.endpoint.ts). */
   mcpRefusal?: ErrorRequestHandler;
 }
 

@@ -8,7 +8,7 @@ export interface OpenApiDocument {
   readonly document: Record<string, unknown>;
 }
 
-/** Read once by the process entry (service.ts) and passed down: the routes, the validator, the docs and the MCP tools. */
+/** Read once by the process entry (wiring.ts) and passed down: the routes, the validator, the docs and the MCP tools. */
 export function readOpenApiDocument(path: string = openApiPath): OpenApiDocument {
   const yaml = readFileSync(path, 'utf8');
   return { yaml, document: parse(yaml) as Record<string, unknown> };

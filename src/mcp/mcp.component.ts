@@ -3,7 +3,7 @@ import type { CoreDeps } from '../deps.js';
 import { ownResponse, type OperationEntry } from '../http/operations.js';
 import type { RunOperation } from '../http/run-operation.js';
 import { createDnsRebindingGuard } from './dns-rebinding.js';
-import { createMcpHandlers } from './mcp.routes.js';
+import { createMcpHandlers } from './mcp.endpoint.js';
 import { createToolCalls } from './tool-calls.js';
 
 export interface McpComponent {

@@ -1,11 +1,11 @@
 import type { CoreDeps } from '../deps.js';
 import type { OperationEntry } from '../http/operations.js';
 import type { Db } from '../platform/db.js';
-import { createTasksHandlers, tasksOperations } from './tasks.routes.js';
+import { createTasksHandlers, tasksOperations } from './tasks.operations.js';
 import { createTasksService } from './tasks.service.js';
-import { detachConnectorTasks, upsertExternalTasks, type ExternalTaskBatch, type UpsertCounts } from './tasks.sync.js';
+import { detachConnectorTasks, upsertExternalTasks, type ExternalTaskBatch, type UpsertCounts } from './external-tasks.repository.js';
 
-export type { ExternalTask, UpsertCounts } from './tasks.sync.js';
+export type { ExternalTask, UpsertCounts } from './external-tasks.repository.js';
 
 export interface TasksComponent {
   /** listTasks, createTask, getTask, updateTask, deleteTask. */

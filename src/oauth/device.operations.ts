@@ -5,7 +5,7 @@ import type { DeviceGrant } from './device-grant.service.js';
 import { DEVICE_PAGE_HEADERS } from './device-page.js';
 import type { DevicePage, DeviceVerification } from './device-verification.service.js';
 
-/** The device authorization grant's endpoints (RFC 8628); its grant of /oauth/token is served with the others (oauth.routes.ts). */
+/** The device authorization grant's endpoints (RFC 8628); its grant of /oauth/token is served with the others (oauth.operations.ts). */
 export function deviceOperations(deps: { publicUrl: string | undefined; grant: DeviceGrant; verification: DeviceVerification }): OperationEntry[] {
   const { publicUrl, grant, verification } = deps;
   return [
