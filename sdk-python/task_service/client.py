@@ -113,6 +113,15 @@ class TaskService:
     def set_tokens(self, access_token: str | None, refresh_token: str | None = None) -> None:
         self._state.set_tokens(access_token, refresh_token)
 
+    @property
+    def retry(self) -> RetryPolicy | None:
+        """The 429 policy (None: a 429 is handed back at once); may be changed at any time."""
+        return self._state.retry
+
+    @retry.setter
+    def retry(self, policy: RetryPolicy | bool | None) -> None:
+        self._state.retry = RetryPolicy() if policy is True else (policy or None)
+
     # -- budgets ------------------------------------------------------------------------------------------
 
     @property
