@@ -16,6 +16,11 @@ if [ ! -x "$VENV/bin/pytest" ]; then
     exit 0
   fi
 fi
+# The hand-written modules and the tests (the generated ones are excluded in sdk-python/pyproject.toml).
+(cd sdk-python && "../$VENV/bin/ruff" check --quiet . && "../$VENV/bin/ruff" format --check --quiet .) || {
+  echo "python sdk tests: ruff found problems in sdk-python/ (see above; ruff format fixes the layout)" >&2
+  exit 1
+}
 echo "python sdk tests: pytest on SQLite and PostgreSQL"
 # pytest closes with "=== N passed in Xs ===" (or, quiet, "N passed in Xs"), which a CI reading pytest's
 # closing line would take for the whole command's result: the same words in another form (as

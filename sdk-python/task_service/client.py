@@ -173,7 +173,9 @@ class TaskService:
             if not isinstance(answer.parsed, AuthorizationServerMetadata):
                 raise _api_error(answer)
             if answer.parsed.issuer.rstrip("/") != self.base_url:
-                raise OAuthFlowError("invalid_metadata", f"The metadata names issuer {answer.parsed.issuer}, not {self.base_url}.")
+                raise OAuthFlowError(
+                    "invalid_metadata", f"The metadata names issuer {answer.parsed.issuer}, not {self.base_url}."
+                )
             self._metadata = answer.parsed
             self._state.token_endpoint = answer.parsed.token_endpoint
         return self._metadata
@@ -216,7 +218,9 @@ class TaskService:
         }
         response = self.client.get_httpx_client().post(metadata.token_endpoint, data=form, headers={"accept": "application/json"})
         if response.status_code != 200:
-            raise OAuthFlowError(response.json().get("error", "invalid_grant"), response.json().get("error_description", response.text))
+            raise OAuthFlowError(
+                response.json().get("error", "invalid_grant"), response.json().get("error_description", response.text)
+            )
         body = response.json()
         tokens = IssuedTokens(body["access_token"], body["refresh_token"], body["expires_in"], body.get("scope"))
         self._state.adopt(tokens)

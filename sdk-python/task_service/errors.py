@@ -21,7 +21,7 @@ class ApiError(Exception):
 
 
 class OAuthFlowError(Exception):
-    """A sign-in callback that cannot be trusted (`state_mismatch`, `issuer_mismatch`) or one the user refused (`access_denied`)."""
+    """A sign-in callback not to trust (`state_mismatch`, `issuer_mismatch`) or that the user refused (`access_denied`)."""
 
     def __init__(self, code: str, message: str):
         self.code = code

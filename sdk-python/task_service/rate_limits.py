@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 
 import httpx
 
@@ -72,11 +74,8 @@ def parse_retry_after(value: str | None) -> int | None:
     if value.isdigit():
         return int(value)
     try:
-        from email.utils import parsedate_to_datetime
-        from datetime import datetime, timezone
-
         when = parsedate_to_datetime(value)
-        return max(0, round((when - datetime.now(timezone.utc)).total_seconds()))
+        return max(0, round((when - datetime.now(UTC)).total_seconds()))
     except (TypeError, ValueError):
         return None
 
@@ -98,7 +97,7 @@ def _legacy_windows(headers: httpx.Headers) -> list[Window]:
 
 # One member of a Structured Fields list: a string (the policy's name) and its parameters.
 _MEMBER = re.compile(r'\s*"((?:[^"\\]|\\.)*)"((?:\s*;\s*[a-z*][a-z0-9_.*-]*(?:=[^;,]*)?)*)\s*(?:,|$)')
-_PARAM = re.compile(r';\s*([a-z*][a-z0-9_.*-]*)(?:=([^;,]*))?')
+_PARAM = re.compile(r";\s*([a-z*][a-z0-9_.*-]*)(?:=([^;,]*))?")
 
 
 def _sf_list(value: str | None) -> dict[str, dict[str, str]]:
@@ -122,7 +121,5 @@ def _ietf_windows(headers: httpx.Headers) -> list[Window]:
     windows = []
     for name in list(policies) + [n for n in current if n not in policies]:
         policy, state = policies.get(name, {}), current.get(name, {})
-        windows.append(
-            Window(name, _int(policy.get("q")), _int(state.get("r")), _int(state.get("t")), _int(policy.get("w")))
-        )
+        windows.append(Window(name, _int(policy.get("q")), _int(state.get("r")), _int(state.get("t")), _int(policy.get("w"))))
     return windows

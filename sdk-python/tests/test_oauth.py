@@ -32,7 +32,9 @@ def consent_as_a_browser(authorization: Authorization, email: str) -> str:
     with httpx.Client(follow_redirects=False) as browser:
         page = browser.get(authorization.url)
         assert page.status_code == 200
-        fields = {name: unescape(value) for name, value in re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', page.text)}
+        fields = {
+            name: unescape(value) for name, value in re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', page.text)
+        }
         answer = browser.post(
             str(page.url.copy_with(query=None)),
             data={**fields, "email": email, "password": PASSWORD, "decision": "allow"},
@@ -62,7 +64,9 @@ def test_a_callback_with_another_state_is_refused(server: Server) -> None:
     app = TaskService(server.base_url, oauth_client_id=registered_app(server))
     authorization = app.create_authorization(REDIRECT_URI)
     callback = consent_as_a_browser(authorization, email)
-    forged = Authorization(url=authorization.url, state="another", code_verifier=authorization.code_verifier, redirect_uri=REDIRECT_URI)
+    forged = Authorization(
+        url=authorization.url, state="another", code_verifier=authorization.code_verifier, redirect_uri=REDIRECT_URI
+    )
     with pytest.raises(OAuthFlowError) as raised:
         app.exchange_code(callback, forged)
     assert raised.value.code == "state_mismatch"

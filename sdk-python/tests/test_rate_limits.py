@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from task_service import DEFAULT_RETRY_AFTER_SECONDS, RateLimits, RetryPolicy
-import httpx
 
 LEGACY = {
     "X-RateLimit-Limit": "400",
@@ -19,8 +19,10 @@ LEGACY = {
     "X-RateLimit-Reset-client": "17",
 }
 IETF = {
-    "RateLimit-Policy": '"account-burst";q=400;w=60, "account-sustained";q=8000;w=3600, "client-burst";q=240;w=60, "client-sustained";q=4000;w=3600',
-    "RateLimit": '"account-burst";r=380;t=17, "account-sustained";r=7900;t=1817, "client-burst";r=0;t=17, "client-sustained";r=3990;t=1817',
+    "RateLimit-Policy": '"account-burst";q=400;w=60, "account-sustained";q=8000;w=3600, '
+    '"client-burst";q=240;w=60, "client-sustained";q=4000;w=3600',
+    "RateLimit": '"account-burst";r=380;t=17, "account-sustained";r=7900;t=1817, '
+    '"client-burst";r=0;t=17, "client-sustained";r=3990;t=1817',
 }
 
 

@@ -9,10 +9,11 @@ import hmac
 import json
 import os
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
-from standardwebhooks import Webhook, WebhookVerificationError as ReferenceVerificationError
+from standardwebhooks import Webhook
+from standardwebhooks import WebhookVerificationError as ReferenceVerificationError
 
 from task_service import WebhookVerificationError, sign_webhook, verify_webhook
 
@@ -44,7 +45,8 @@ def test_a_delivery_signed_per_the_spec_is_verified_and_its_payload_returned() -
 
 def test_during_a_rotation_either_of_several_signatures_will_do() -> None:
     now = int(time.time())
-    both = f"{spec_signature(OTHER_SECRET, 'msg_2tTaQ9pN6jmuFDe5zBH7nQ', now, BODY)} {spec_signature(SECRET, 'msg_2tTaQ9pN6jmuFDe5zBH7nQ', now, BODY)}"
+    webhook_id = "msg_2tTaQ9pN6jmuFDe5zBH7nQ"
+    both = f"{spec_signature(OTHER_SECRET, webhook_id, now, BODY)} {spec_signature(SECRET, webhook_id, now, BODY)}"
     assert verify_webhook(BODY, headers(both, now), SECRET)["type"] == "task.created"
     assert verify_webhook(BODY, headers(both, now), OTHER_SECRET)["type"] == "task.created"
     # A receiver holding both secrets accepts a delivery signed with either.
@@ -57,8 +59,12 @@ def test_during_a_rotation_either_of_several_signatures_will_do() -> None:
     [
         pytest.param(lambda body, h: (body.replace(b"Caf", b"Kaf"), h), id="a changed body"),
         pytest.param(lambda body, h: (body, {**h, "Webhook-Id": "msg_other"}), id="another id"),
-        pytest.param(lambda body, h: (body, {**h, "Webhook-Timestamp": str(int(h["Webhook-Timestamp"]) + 1)}), id="another timestamp"),
-        pytest.param(lambda body, h: (body, {**h, "Webhook-Signature": "v2," + h["Webhook-Signature"][3:]}), id="an unknown version"),
+        pytest.param(
+            lambda body, h: (body, {**h, "Webhook-Timestamp": str(int(h["Webhook-Timestamp"]) + 1)}), id="another timestamp"
+        ),
+        pytest.param(
+            lambda body, h: (body, {**h, "Webhook-Signature": "v2," + h["Webhook-Signature"][3:]}), id="an unknown version"
+        ),
         pytest.param(lambda body, h: (body, {k: v for k, v in h.items() if k != "Webhook-Signature"}), id="no signature"),
     ],
 )
@@ -90,7 +96,7 @@ def test_a_timestamp_within_five_minutes_is_accepted(offset: int) -> None:
 
 
 def test_the_reference_package_and_this_verifier_agree_both_ways() -> None:
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     stamp = int(now.timestamp())
     reference = Webhook(SECRET)
     # Signed by the reference package, verified here.
