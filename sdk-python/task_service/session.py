@@ -82,7 +82,8 @@ class SessionState:
     last_rate_limits: RateLimits = field(default_factory=RateLimits)
     #: Refreshes sent to the server, for the curious (and the tests).
     refresh_count: int = 0
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    # Reentrant: an on_tokens callback runs under it and may call set_tokens.
+    _lock: threading.RLock = field(default_factory=threading.RLock)
     _generation: int = 0
     _last_outcome: _Outcome = field(default_factory=_Outcome)
     _refresh_transport: httpx.HTTPTransport = field(default_factory=httpx.HTTPTransport)
@@ -99,8 +100,10 @@ class SessionState:
             self.on_tokens(tokens)
 
     def snapshot(self) -> tuple[int, str | None]:
-        with self._lock:
-            return self._generation, self.access_token
+        """The generation, then the token; without the lock, so an event loop never waits on a refresh here.
+        Tokens change before the generation does, so a new generation never comes with an old token."""
+        generation = self._generation
+        return generation, self.access_token
 
     def refresh_once(self, seen_generation: int) -> _Outcome:
         """Refreshes unless another call already did since `seen_generation`; then its outcome is ours too."""
