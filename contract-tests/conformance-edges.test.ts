@@ -117,6 +117,46 @@ async function expectRequiredHeaders(response: Response, path: string, method: s
   expect(required.filter((name) => !response.headers.has(name))).toEqual([]);
 }
 
+describe('the OAuth endpoints answer every 400 in the OAuth error body (RFC 6749 §5.2, RFC 7591 §3.2.2)', () => {
+  const form = (path: string, body: string) =>
+    fetch(`${server.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+
+  async function expectOAuthError(response: Response, error: string) {
+    expect(response.status).toBe(400);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(['error', 'error_description']);
+    expect(body.error).toBe(error);
+    expect(body.error_description).toEqual(expect.any(String));
+    return body;
+  }
+
+  it('a NUL character in a form field of the token endpoint is invalid_request, not the common body', async () => {
+    const body = await expectOAuthError(await form('/oauth/token', 'grant_type=refresh_token&client_id=taskctl&refresh_token=a%00b'), 'invalid_request');
+    expect(body.error_description).toContain('NUL');
+  });
+
+  it('a NUL character in the token to revoke is invalid_request', async () => {
+    await expectOAuthError(await form('/oauth/revoke', 'token=abc%00def'), 'invalid_request');
+  });
+
+  it('a device authorisation request with a NUL character is invalid_request', async () => {
+    await expectOAuthError(await form('/oauth/device_authorization', 'client_id=task%00ctl'), 'invalid_request');
+  });
+
+  it('a registration that is not valid JSON, or holds a NUL character, is invalid_client_metadata', async () => {
+    const post = (body: string) => fetch(`${server.baseUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    await expectOAuthError(await post('{"redirect_uris": ['), 'invalid_client_metadata');
+    await expectOAuthError(await post(JSON.stringify({ redirect_uris: ['http://127.0.0.1:9/cb'], client_name: 'a\u0000b' })), 'invalid_client_metadata');
+  });
+
+  it('the statuses the document gives the common body keep it: a body too large is 413 PAYLOAD_TOO_LARGE', async () => {
+    const response = await form('/oauth/token', `grant_type=refresh_token&refresh_token=${'a'.repeat(20_000)}`);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+});
+
 describe('every response header the document marks required is sent', () => {
   it('201 on create: Location and the nine rate-limit headers', async () => {
     const response = await call('/tasks', { method: 'POST', body: JSON.stringify({ title: 'Headers' }) });

@@ -1,5 +1,3 @@
-import type { DocumentOperation, OperationMatcher } from '../http/route-of.js';
-
 /**
  * What an operation declares it spends (`x-rate-limit-budget`, decisions §6):
  * - account: the caller's account budget and client fence; the anonymous budget by IP without a caller;
@@ -19,16 +17,10 @@ const DECLARED = new Set(['account', 'public', 'strict', 'refresh', 'none']);
 const GROUP_NAME = /^[a-z]+(-[a-z]+)*$/;
 
 /**
- * Reads every operation's declaration once, at start-up: a document that leaves one out, or names
- * an unknown budget, stops the process here (the OpenAPI lint says the same before any start).
+ * Reads an operation's declaration once, at start-up (http/operation-table.ts): a document that leaves
+ * one out, or names an unknown budget, stops the process here (the OpenAPI lint says the same before any start).
  */
-export function operationBudgetsOf(matcher: OperationMatcher): ReadonlyMap<DocumentOperation, OperationBudget> {
-  const table = new Map<DocumentOperation, OperationBudget>();
-  for (const operation of matcher.operations) table.set(operation, declaredBudget(operation));
-  return table;
-}
-
-function declaredBudget({ operationId, definition }: DocumentOperation): OperationBudget {
+export function operationBudgetOf(operationId: string, definition: Readonly<Record<string, unknown>>): OperationBudget {
   const budget = definition[BUDGET_EXTENSION];
   const group = definition[GROUP_EXTENSION];
   if (typeof budget !== 'string' || !DECLARED.has(budget)) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detachConnectorTasks, upsertExternalTasks, type ExternalTask } from './tasks.sync.js';
+import { detachConnectorTasks, upsertExternalTasks, type ExternalTask } from './external-tasks.repository.js';
 import { createMigratedDb, engines, insertAccount, insertConnectorAccount, type MigratedDb } from '../test-support/databases.js';
 
 const item = (externalId: string, overrides: Partial<ExternalTask> = {}): ExternalTask => ({

@@ -1,22 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Router } from 'express';
-import { parse } from 'yaml';
-import { openApiPath, projectRoot } from '../platform/paths.js';
+import { projectRoot } from '../platform/paths.js';
+import type { OpenApiDocument } from './openapi-document.js';
+import { ownResponse, type OperationEntry } from './operations.js';
 
 const require = createRequire(import.meta.url);
-
-let loaded: { yaml: string; document: Record<string, unknown> } | undefined;
-
-/** Reads the document once per process; served as YAML, as JSON and through the self-hosted Redoc page, and read by the MCP tools. */
-export function loadOpenApiDocument(): { yaml: string; document: Record<string, unknown> } {
-  if (!loaded) {
-    const yaml = readFileSync(openApiPath, 'utf8');
-    loaded = { yaml, document: parse(yaml) as Record<string, unknown> };
-  }
-  return loaded;
-}
 
 const redocBundlePath = require.resolve('redoc/bundles/redoc.standalone.js');
 const assetsDir = join(projectRoot, 'openapi', 'assets');
@@ -44,28 +33,29 @@ const docsPage = `<!doctype html>
 const docsPolicy =
   "default-src 'self'; script-src 'self' blob:; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'";
 
-export function createDocsRouter({ yaml, document }: { yaml: string; document: Record<string, unknown> }): Router {
+/** The document as YAML and JSON, and the self-hosted Redoc page with what it loads. */
+export function docsOperations({ yaml, document }: OpenApiDocument): OperationEntry[] {
   const json = JSON.stringify(document);
-  const router = Router();
-  router.get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(json);
-  });
-  router.get('/openapi.yaml', (_req, res) => {
-    res.type('application/yaml').send(yaml);
-  });
-  router.get('/docs', (_req, res) => {
-    res.setHeader('Content-Security-Policy', docsPolicy);
-    res.type('text/html').send(docsPage);
-  });
   const redocBundle = readFileSync(redocBundlePath, 'utf8').replaceAll(REDOCLY_CDN_LOGO, EMPTY_IMAGE);
-  router.get('/docs/redoc.standalone.js', (_req, res) => {
-    res.type('text/javascript').set('Cache-Control', 'public, max-age=86400').send(redocBundle);
-  });
-  router.get('/docs/logo.svg', (_req, res) => {
-    res.type('image/svg+xml').sendFile(join(assetsDir, 'logo.svg'), { maxAge: '1d' });
-  });
-  router.get('/favicon.ico', (_req, res) => {
-    res.type('image/x-icon').sendFile(join(assetsDir, 'favicon.ico'), { maxAge: '1d' });
-  });
-  return router;
+  return [
+    ownResponse('getOpenApiJson', (_req, res) => {
+      res.type('application/json').send(json);
+    }),
+    ownResponse('getOpenApiYaml', (_req, res) => {
+      res.type('application/yaml').send(yaml);
+    }),
+    ownResponse('getDocs', (_req, res) => {
+      res.setHeader('Content-Security-Policy', docsPolicy);
+      res.type('text/html').send(docsPage);
+    }),
+    ownResponse('getDocsScript', (_req, res) => {
+      res.type('text/javascript').set('Cache-Control', 'public, max-age=86400').send(redocBundle);
+    }),
+    ownResponse('getDocsLogo', (_req, res) => {
+      res.type('image/svg+xml').sendFile(join(assetsDir, 'logo.svg'), { maxAge: '1d' });
+    }),
+    ownResponse('getFavicon', (_req, res) => {
+      res.type('image/x-icon').sendFile(join(assetsDir, 'favicon.ico'), { maxAge: '1d' });
+    }),
+  ];
 }

@@ -1,20 +1,18 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import type { RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../platform/logger.js';
 import { createTasksComponent } from './tasks.component.js';
+import { createTestApp, identifyBy } from '../test-support/app.js';
 import { createMigratedDb, insertAccount, type MigratedDb } from '../test-support/databases.js';
 
 // The edge in-process: the document's validation in front of the tasks routes, responses validated
 // too. The caller comes from a test header, standing in for sign-in.
-const callerFromHeader: RequestHandler = (req, _res, next) => {
+const callerFromHeader = identifyBy((req) => {
   const accountId = req.get('x-test-account');
-  if (accountId) req.caller = { accountId, clientId: 'web', kind: 'web', scopes: ['tasks:read', 'tasks:write'] };
-  next();
-};
+  return accountId ? { accountId, clientId: 'web', kind: 'web', scopes: ['tasks:read', 'tasks:write'] } : undefined;
+});
 
 describe('tasks over HTTP (in-process)', () => {
   let store: MigratedDb;
@@ -27,7 +25,7 @@ describe('tasks over HTTP (in-process)', () => {
     const config = loadConfig({ NODE_ENV: 'test', OPENAPI_VALIDATE_RESPONSES: 'true', LOG_LEVEL: 'silent', TASKS_MAX_PER_ACCOUNT: '3' });
     const logger = createLogger('silent');
     const tasks = createTasksComponent({ config, db: store.db, logger });
-    const app = createApp({
+    const app = createTestApp({
       config,
       db: store.db,
       logger,

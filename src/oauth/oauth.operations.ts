@@ -2,7 +2,8 @@ import type { Request } from 'express';
 import { operation, type OperationEntry } from '../http/operations.js';
 import { publicBaseUrl } from '../http/public-url.js';
 import type { Authorizations } from './authorizations.service.js';
-import { RegistrationRefused, type Clients } from './clients.service.js';
+import { errors, type OAuthErrorCode } from '../platform/errors.js';
+import type { Clients } from './clients.service.js';
 import { pageHeaders } from './consent-page.js';
 import type { Consent, ConsentOutcome } from './consent.service.js';
 import { DEVICE_CODE_GRANT, type DeviceGrant } from './device-grant.service.js';
@@ -30,14 +31,7 @@ export function oauthOperations(deps: OAuthOperationsDeps): OperationEntry[] {
     operation('getAuthorizationServerMetadata', ({ req }) => ({ status: 200, body: authorizationServerMetadata(baseUrl(req)) })),
     operation('getProtectedResourceMetadata', ({ req }) => ({ status: 200, body: protectedResourceMetadata(baseUrl(req)) })),
     operation('getMcpProtectedResourceMetadata', ({ req }) => ({ status: 200, body: mcpProtectedResourceMetadata(baseUrl(req)) })),
-    operation('registerOAuthClient', async ({ body }) => {
-      try {
-        return { status: 201, headers: { 'Cache-Control': 'no-store' }, body: await clients.register(body) };
-      } catch (err) {
-        if (!(err instanceof RegistrationRefused)) throw err;
-        return oauthError(400, err.error, err.description);
-      }
-    }),
+    operation('registerOAuthClient', async ({ body }) => ({ status: 201, headers: { 'Cache-Control': 'no-store' }, body: await clients.register(body) })),
     operation('authorize', async ({ req, query }) => pageOrRedirect(await consent.show(query, origin(req)), 302)),
     // 303: the browser follows a form post's redirect with a GET.
     operation('submitAuthorization', async ({ req, body }) => pageOrRedirect(await consent.submit(body, origin(req)), 303)),
@@ -48,11 +42,11 @@ export function oauthOperations(deps: OAuthOperationsDeps): OperationEntry[] {
       if (outcome.ok) return { status: 200, headers: NO_STORE, body: outcome.body };
       // RFC 6749 §5.2: a client that tried the Authorization header is challenged in its own scheme.
       const scheme = AUTH_SCHEME.exec(req.headers.authorization ?? '')?.[1];
-      if (outcome.status === 401 && scheme) return { status: 401, headers: { 'WWW-Authenticate': `${scheme} realm="task-service"`, ...NO_STORE }, body: outcome.body };
-      return { status: outcome.status, headers: NO_STORE, body: outcome.body };
+      const challenge: Record<string, string> = outcome.status === 401 && scheme ? { 'WWW-Authenticate': `${scheme} realm="task-service"` } : {};
+      throw errors.oauth(outcome.status, outcome.body.error as OAuthErrorCode, outcome.body.error_description, challenge);
     }),
     operation('revokeOAuthToken', async ({ body }) => {
-      if (!body.token) return oauthError(400, 'invalid_request', 'token is required.');
+      if (!body.token) throw errors.oauth(400, 'invalid_request', 'token is required.');
       await revoke(body.token, body.client_id);
       return { status: 200 };
     }),
@@ -75,5 +69,3 @@ function pageOrRedirect<Status extends 302 | 303>(outcome: ConsentOutcome, redir
 /** The scheme token of an Authorization header (RFC 9110 §11.1), never what follows it: that holds credentials. */
 const AUTH_SCHEME = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)(?:[ \t]|$)/;
 
-/** RFC 6749 §5.2 / RFC 7591 §3.2.2 bodies, not the common error body. */
-const oauthError = (status: 400, error: string, description: string) => ({ status, headers: NO_STORE, body: { error, error_description: description } });

@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ListToolsRequestSchema, type Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { callerOf, type Caller } from '../http/caller.js';
+import { callerIn } from '../http/request-state.js';
 import { AppError } from '../platform/errors.js';
 import type { ToolCalls } from './tool-calls.js';
 
@@ -12,11 +13,12 @@ const INSTRUCTIONS =
   'A refused call answers with `code` in its structured content; on RATE_LIMIT_EXCEEDED wait `retryAfterSeconds` before calling again.';
 
 /**
- * POST /mcp, mounted at /mcp after the caller is identified and the budgets are spent: a stateless
- * Streamable HTTP server (a fresh SDK server and transport per request, as the SDK requires without
- * sessions). The first handler turns a spent-out budget into the tool result of a `tools/call`.
+ * POST /mcp, the handle step of its route (after the caller is identified and the budgets are spent):
+ * a stateless Streamable HTTP server (a fresh SDK server and transport per request, as the SDK requires
+ * without sessions). `renderRefusal`, the route's MCP-style renderer, turns a spent-out budget into the
+ * tool result of a `tools/call`.
  */
-export function createMcpHandlers(tools: ToolCalls, serverInfo: Implementation): (RequestHandler | ErrorRequestHandler)[] {
+export function createMcpHandlers(tools: ToolCalls, serverInfo: Implementation): { handle: RequestHandler; renderRefusal: ErrorRequestHandler } {
   // Shared: left to itself, every SDK server builds an Ajv of its own, which costs more than the rest of a call.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const serve = async (req: Request, res: Response, caller: Caller, refusal?: AppError) => {
@@ -33,32 +35,28 @@ export function createMcpHandlers(tools: ToolCalls, serverInfo: Implementation):
     await transport.handleRequest(req, res, req.body);
   };
 
-  const refusedToolCall: ErrorRequestHandler = async (err: unknown, req, res, next) => {
+  const renderRefusal: ErrorRequestHandler = async function renderRefusedToolCall(err: unknown, req, res, next) {
     const isRateLimit = err instanceof AppError && err.code === 'RATE_LIMIT_EXCEEDED';
-    if (!isRateLimit || !req.caller || req.path !== '/' || req.method !== 'POST') return next(err);
+    const caller = callerIn(res.locals.identity);
+    if (!isRateLimit || !caller || res.headersSent) return next(err);
     // The limiter refuses before any body is read; a tool call's answer needs its id, so a small one is read here.
     if (req.body === undefined && !(await readSmallJsonBody(req, res))) return next(err);
     if (!isToolCall(req.body)) return next(err);
     // The HTTP answer keeps what a REST 429 says in its headers; the model reads the result.
     for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
     try {
-      await serve(req, res, req.caller, err);
+      await serve(req, res, caller, err);
     } catch (error) {
       next(error);
     }
   };
 
-  const endpoint: RequestHandler = async (req, res, next) => {
-    if (req.path !== '/') return next();
-    // Stateless: no stream to open with GET and no session to end with DELETE.
-    if (req.method !== 'POST') {
-      return next(new AppError(405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed on /mcp: POST JSON-RPC messages.`, {}, { Allow: 'POST' }));
-    }
-    // Without a caller, the 401 any operation answers (a rejection Express hands to the error handler).
-    await serve(req, res, callerOf(req));
+  // Stateless: no stream to open with GET and no session to end with DELETE (the document has POST only: a 405).
+  const handle: RequestHandler = async function handleMcpMessage(req, res) {
+    await serve(req, res, callerOf(res.locals.identity));
   };
 
-  return [refusedToolCall, endpoint];
+  return { handle, renderRefusal };
 }
 
 const REFUSED_BODY_LIMIT = '64kb';
