@@ -19,7 +19,7 @@ import { Client } from 'undici';
 import { loadConfig } from '../src/config.js';
 import { isPostgres, type Db } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
-import { createService } from '../src/service.js';
+import { createService } from '../src/wiring.js';
 import { createChangeCursors } from '../src/tasks/change-cursor.js';
 import { createTaskChangeRecorder, type TaskChangeRecorder } from '../src/tasks/task-changes.js';
 import { createTasksService, type TasksService } from '../src/tasks/tasks.service.js';
