@@ -19,7 +19,7 @@ export interface McpComponent {
 }
 
 /**
- * The service as a remote MCP server (decisions §11, issue 26): the tools of the catalogue, the resources,
+ * The service as a remote MCP server (docs/signing-in.md): the tools of the catalogue, the resources,
  * the prompts and the completions, every one of them run as REST operations through `runOperation`.
  */
 export function createMcpComponent({ config, logger }: CoreDeps, openApiDocument: Record<string, unknown>, runOperation: RunOperation): McpComponent {

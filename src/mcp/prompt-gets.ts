@@ -8,7 +8,7 @@ import { walkTasks, type Task } from './task-pages.js';
 
 export type PromptName = 'plan_my_day' | 'triage_overdue' | 'weekly_review';
 
-/** The prompts of issue 26: commands a person picks, each built from resources it embeds. */
+/** The prompts of docs/signing-in.md: commands a person picks, each built from resources it embeds. */
 export interface Prompts {
   /** `prompts/list`, made once. */
   readonly listed: readonly Prompt[];

@@ -13,7 +13,7 @@ export const taskUri = (taskId: string) => `task://${taskId}`;
 
 const JSON_TYPE = 'application/json';
 
-/** The resources of decisions §11 (issue 26): each read is its REST operation, run for the caller. */
+/** The resources of docs/signing-in.md: each read is its REST operation, run for the caller. */
 export interface Resources {
   /** `resources/list`: the fixed resources, then every task of the account, a page of listTasks at a time. */
   list(cursor: string | undefined, caller: Caller): Promise<ListResourcesResult>;
