@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appTokens, callTool, connectMcpClient, postMcp } from './mcp-helpers.js';
-import { startServer, type TestServer } from './support/server.js';
+import { appTokens, callTool, connectMcpClient, postMcp } from '../support/mcp.js';
+import { startServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { appTokens, connectMcpClient } from './mcp-helpers.js';
-import { startServer, type TestServer } from './support/server.js';
+import { appTokens, connectMcpClient } from '../support/mcp.js';
+import { startServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
