@@ -152,14 +152,15 @@ describe('what a resource needs', () => {
     const tool = await callTool(client, 'get_task', { taskId: task.id });
     expect(tool.structured).toMatchObject({ statusCode: 403, code: 'INSUFFICIENT_SCOPE', requiredScope: 'tasks:read' });
 
+    // One at a time, each awaited as it is sent.
     for (const request of [
-      client.readResource({ uri: `task://${task.id}` }),
-      client.readResource({ uri: 'tasks://open' }),
-      client.listResources(),
-      client.complete({ ref: { type: 'ref/resource', uri: 'task://{taskId}' }, argument: { name: 'taskId', value: 'Not' } }),
-      client.getPrompt({ name: 'plan_my_day' }),
+      () => client.readResource({ uri: `task://${task.id}` }),
+      () => client.readResource({ uri: 'tasks://open' }),
+      () => client.listResources(),
+      () => client.complete({ ref: { type: 'ref/resource', uri: 'task://{taskId}' }, argument: { name: 'taskId', value: 'Not' } }),
+      () => client.getPrompt({ name: 'plan_my_day' }),
     ]) {
-      const refused = await refusal(request);
+      const refused = await refusal(request());
       expect(refused.data).toMatchObject({ statusCode: 403, code: 'INSUFFICIENT_SCOPE', requiredScope: 'tasks:read' });
       expect(refused.message).toContain('tasks:read');
     }
