@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,6 +121,9 @@ async function serve(): Promise<void> {
     { name: 'API obs on', url: urlOf(servers[1]!), token: onAccount.token },
   ];
   process.send?.({ targets });
+  process.on('message', (message) => {
+    if (message === 'cpu') process.send?.({ cpu: process.cpuUsage(), mainNs: mainThreadCpuNs() });
+  });
   process.on('SIGTERM', () => {
     for (const server of servers) {
       server.closeAllConnections();
@@ -128,6 +131,18 @@ async function serve(): Promise<void> {
     }
     void Promise.all([...floors.map((floor) => floor.close()), off.components.stop(), on.components.stop()]).finally(() => process.exit(0));
   });
+}
+
+/**
+ * CPU time of this process's main thread alone, in ns (Linux's schedstat): what bounds a Node
+ * process's throughput, steadier than req/s when other work shares the cores.
+ */
+function mainThreadCpuNs(): number {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    return NaN;
+  }
 }
 
 interface Running {
@@ -177,37 +192,53 @@ async function start(engine: Engine, nodeOptions: string[] = []): Promise<Runnin
 const load = (target: ServedTarget, request: LoadRequest, seconds: number) =>
   runLoad(target.url, { ...request, headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' } }, { connections: CONNECTIONS, seconds });
 
+/** The server's CPU so far, µs: all its threads, and its main thread alone. */
+function serverCpu(child: ChildProcess): Promise<{ all: number; main: number }> {
+  return new Promise((resolve) => {
+    child.once('message', ({ cpu, mainNs }: { cpu: NodeJS.CpuUsage; mainNs: number }) => resolve({ all: cpu.user + cpu.system, main: mainNs / 1000 }));
+    child.send('cpu');
+  });
+}
+
+/** req/s, and the server's main-thread CPU µs per request (only the measured target is loaded meanwhile). */
+async function measure(child: ChildProcess, target: ServedTarget, request: LoadRequest, seconds: number) {
+  const before = await serverCpu(child);
+  const result = await load(target, request, seconds);
+  const after = await serverCpu(child);
+  return { requestsPerSecond: result.requestsPerSecond, mainCpuPerRequest: (after.main - before.main) / result.total };
+}
+
 async function benchEngine(engine: Engine): Promise<string> {
   const running = await start(engine);
   const out: string[] = [];
   try {
-    out.push(
-      `\n${engine === 'sqlite' ? 'SQLite + in-process counters' : 'PostgreSQL + Redis'}: req/s, median of ${ROUNDS} rounds of ${ROUND_SECONDS} s (range); shares paired by round\n`,
+    const title = engine === 'sqlite' ? 'SQLite + in-process counters' : 'PostgreSQL + Redis';
+    const throughput = [`\n${title}: req/s, median of ${ROUNDS} rounds of ${ROUND_SECONDS} s (range); shares and cost paired by round\n`, tableLine(['request', ...TARGETS, 'API/Express', 'API/node:http', 'obs cost'], 22, 22)];
+    const cpu = [
+      `\n${title}: server main-thread CPU µs per request, median (range); shares = floor's CPU per request / API's, paired by round\n`,
       tableLine(['request', ...TARGETS, 'API/Express', 'API/node:http', 'obs cost'], 22, 22),
-    );
+    ];
+    /** The table's cells: four targets' figures, then the "on" app's share of each floor and what observability costs. */
+    const cells = (values: number[][], share: (api: number, floor: number) => number, costOf: (on: number, off: number) => number, digits: number) => {
+      const [node, expressFloor, off, on] = values as [number[], number[], number[], number[]];
+      const paired = (a: number[], b: number[], f: (x: number, y: number) => number) => spreadOf(a.map((value, i) => f(value, b[i]!)));
+      return [
+        ...values.map((series) => formatSpread(spreadOf(series), digits)),
+        `${formatSpread(paired(on, expressFloor, share), 0, 100)}%`,
+        `${formatSpread(paired(on, node, share), 0, 100)}%`,
+        `${formatSpread(paired(on, off, costOf), 1, 100)}%`,
+      ];
+    };
     for (const { name, request } of REQUESTS) {
       for (const target of running.targets) await load(target, request, 1);
-      const rounds = await interleaved(running.targets, ROUNDS, (target) => load(target, request, ROUND_SECONDS));
+      const rounds = await interleaved(running.targets, ROUNDS, (target) => measure(running.child, target, request, ROUND_SECONDS));
       const rps = rounds.map((results) => results.map((result) => result.requestsPerSecond));
-      const [node, expressFloor, off, on] = rps as [number[], number[], number[], number[]];
-      const paired = (a: number[], b: number[]) => spreadOf(a.map((value, i) => value / b[i]!));
-      const cost = spreadOf(on.map((value, i) => 1 - value / off[i]!));
-      out.push(
-        tableLine(
-          [
-            name,
-            ...rps.map((values) => formatSpread(spreadOf(values))),
-            `${formatSpread(paired(on, expressFloor), 0, 100)}%`,
-            `${formatSpread(paired(on, node), 0, 100)}%`,
-            `${formatSpread(cost, 1, 100)}%`,
-          ],
-          22,
-          22,
-        ),
-      );
-      process.stderr.write(out.at(-1)!);
+      const cpuPerRequest = rounds.map((results) => results.map((result) => result.mainCpuPerRequest));
+      throughput.push(tableLine([name, ...cells(rps, (api, floor) => api / floor, (on, off) => 1 - on / off, 0)], 22, 22));
+      cpu.push(tableLine([name, ...cells(cpuPerRequest, (api, floor) => floor / api, (on, off) => on / off - 1, 0)], 22, 22));
+      process.stderr.write(`${engine} ${throughput.at(-1)!}${engine} ${cpu.at(-1)!}`);
     }
-    out.push('  shares: "API obs on" (the app as shipped) over the floor, same round; obs cost: 1 - on/off, same round\n');
+    out.push(...throughput, ...cpu, '  "API obs on" is the app as shipped; obs cost: what observability on costs over off, same round\n');
   } finally {
     await running.stop();
   }
