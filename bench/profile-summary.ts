@@ -20,8 +20,9 @@ export function placeOf(url: string, functionName: string): string {
   return url.startsWith('node:') ? 'node:' + url.slice(5).split('/')[0] : url;
 }
 
-export function summariseProfile(file: string, top = 25): string {
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[] };
+/** `fromUs`: only the samples V8 stamped at or after this time (its monotonic clock, µs), to leave out the start-up. */
+export function summariseProfile(file: string, { top = 25, fromUs = 0 }: { top?: number; fromUs?: number } = {}): string {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; startTime: number; timeDeltas: number[] };
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
@@ -29,7 +30,12 @@ export function summariseProfile(file: string, top = 25): string {
   const inclusive = new Map<string, number>();
   const functions = new Map<string, number>();
   let busy = 0;
-  for (const sample of profile.samples) {
+  let counted = 0;
+  let stampUs = profile.startTime;
+  for (const [i, sample] of profile.samples.entries()) {
+    stampUs += profile.timeDeltas[i] ?? 0;
+    if (stampUs < fromUs) continue;
+    counted++;
     const node = byId.get(sample)!;
     if (node.callFrame.functionName === '(idle)') continue;
     busy++;
@@ -55,7 +61,7 @@ export function summariseProfile(file: string, top = 25): string {
       .map(([name, n]) => `${pct(n)}  ${name}`)
       .join('\n')}\n`;
   return [
-    `${busy} busy samples of ${profile.samples.length} (the rest idle); shares of the busy ones\n`,
+    `${busy} busy samples of ${counted} (the rest idle); shares of the busy ones\n`,
     list('self time by place:', self),
     list('inclusive (the place and what it calls):', inclusive),
     list('self time by function:', functions),
@@ -63,5 +69,5 @@ export function summariseProfile(file: string, top = 25): string {
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
-  process.stdout.write(summariseProfile(process.argv[2]!));
+  process.stdout.write(summariseProfile(process.argv[2]!, { fromUs: Number(process.argv[3] ?? 0) }));
 }
