@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory from 'knex';
 import { TestRedisCluster } from '../contract-tests/support/redis-cluster.js';
-import { createService } from '../src/service.js';
+import { createService } from '../src/wiring.js';
 import { loadConfig } from '../src/config.js';
 import { budgetsFrom } from '../src/limits/budgets.js';
 import { FallbackStore } from '../src/limits/fallback.store.js';

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { createDb, migrate } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
-import { createService, type Service } from '../src/service.js';
+import { createService, type Service } from '../src/wiring.js';
 import { startExpressFloor, startNodeFloor, type Floor } from './floors.js';
 import {
   BENCH_JWT_SECRET,
