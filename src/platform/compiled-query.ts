@@ -18,7 +18,7 @@ import type { Knex } from 'knex';
 export interface CompiledQuery<Params extends readonly unknown[], Row> {
   all: (db: Knex, params: Params) => Promise<Row[]>;
   first: (db: Knex, params: Params) => Promise<Row | undefined>;
-  /** Runs a statement that returns no rows; the number of rows it changed. */
+  /** Runs a statement for its effect: the number of rows it changed (or returned, with RETURNING). */
   run: (db: Knex, params: Params) => Promise<number>;
 }
 
