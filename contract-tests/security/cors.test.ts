@@ -67,6 +67,15 @@ describe('CORS with the default CORS_ALLOWED_ORIGINS (*)', () => {
     expect(refused.headers.get('www-authenticate')).not.toBeNull();
   });
 
+  it('a call without an Origin carries the same Allow-Origin and exposed headers as one with it', async () => {
+    const { tokens } = await signedInClient(server);
+    const headers = { authorization: `Bearer ${tokens.accessToken}` };
+    const withOrigin = await fetch(`${server.baseUrl}/tasks`, { headers: { ...headers, origin: APP_ORIGIN } });
+    const without = await fetch(`${server.baseUrl}/tasks`, { headers });
+    expect(without.headers.get('access-control-allow-origin')).toBe(withOrigin.headers.get('access-control-allow-origin'));
+    expect(exposed(without)).toEqual(exposed(withOrigin));
+  });
+
   it('the token, revocation and registration endpoints, the well-known documents and /mcp answer CORS', async () => {
     for (const [path, method] of [
       ['/oauth/token', 'POST'],
