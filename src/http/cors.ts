@@ -25,10 +25,10 @@ export function corsHeaders(allowedOrigins: '*' | readonly string[], rateLimitHe
   return (req, res, next) => (PAGES.has(canonical(req.path)) ? next() : handler(req, res, next));
 }
 
-/** The X-RateLimit-* headers the document declares. */
+/** The rate-limit headers the document declares: X-RateLimit-*, RateLimit-Policy and RateLimit (decisions §17). */
 export function rateLimitHeaderNames(document: Record<string, unknown>): string[] {
   const headers = (document.components as { headers?: Record<string, unknown> } | undefined)?.headers ?? {};
-  return Object.keys(headers).filter((name) => /^X-RateLimit-/i.test(name));
+  return Object.keys(headers).filter((name) => /^(X-)?RateLimit(-|$)/i.test(name));
 }
 
 /** Express routes case-insensitively and ignores a trailing slash: `/OAuth/Authorize/` is the page too. */
