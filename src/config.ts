@@ -80,6 +80,9 @@ const settingsSchema = z.object({
 
 export type Settings = z.infer<typeof settingsSchema>;
 
+/** Every setting's name: docs/production.md must list exactly these (scripts/docs-links.test.ts). */
+export const settingNames: readonly string[] = Object.freeze(Object.keys(settingsSchema.shape));
+
 function splitList(value: string): string[] {
   return value
     .split(',')
@@ -128,7 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     : ({ client: 'sqlite', filename: url ? url.slice('sqlite:'.length) : `${settings.DATA_DIR}/task-service.sqlite` } as const);
   return Object.freeze({
     ...settings,
-    // Response validation costs throughput (figures in the README): on outside production.
+    // Response validation costs throughput (figures in docs/benchmarks.md): on outside production.
     OPENAPI_VALIDATE_RESPONSES: settings.OPENAPI_VALIDATE_RESPONSES ?? settings.NODE_ENV !== 'production',
     database: Object.freeze(database),
   });
