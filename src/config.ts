@@ -35,7 +35,7 @@ const settingsSchema = z.object({
       return value;
     }),
   OPENAPI_VALIDATE_RESPONSES: flag(false).optional(),
-  // decisions §13: the origins whose browser apps may call the API; `*` (bearer tokens, never cookies) or a list.
+  // docs/security.md: the origins whose browser apps may call the API; `*` (bearer tokens, never cookies) or a list.
   CORS_ALLOWED_ORIGINS: z
     .string()
     .default('*')

@@ -1,17 +1,15 @@
 import type { CoreDeps } from '../deps.js';
 import type { OperationEntry } from '../http/operations.js';
 import type { Db } from '../platform/db.js';
-import { createTasksHandlers, tasksOperations, type TasksHandlers } from './tasks.routes.js';
+import { createTasksHandlers, tasksOperations } from './tasks.operations.js';
 import { createTasksService } from './tasks.service.js';
-import { detachConnectorTasks, upsertExternalTasks, type ExternalTaskBatch, type UpsertCounts } from './tasks.sync.js';
+import { detachConnectorTasks, upsertExternalTasks, type ExternalTaskBatch, type UpsertCounts } from './external-tasks.repository.js';
 
-export type { ExternalTask, UpsertCounts } from './tasks.sync.js';
+export type { ExternalTask, UpsertCounts } from './external-tasks.repository.js';
 
 export interface TasksComponent {
   /** listTasks, createTask, getTask, updateTask, deleteTask. */
   operations: OperationEntry[];
-  /** The same handlers by operationId, for other front ends of the same API (the MCP tools). */
-  handlers: TasksHandlers;
   /** The task cap and what the account uses of it. */
   usage: (accountId: string) => Promise<{ limit: number; used: number }>;
   /** What the connectors' sync needs of tasks. */
@@ -31,10 +29,8 @@ export interface TasksForSync {
 
 export function createTasksComponent({ config, db }: CoreDeps): TasksComponent {
   const service = createTasksService({ db, maxTasks: config.TASKS_MAX_PER_ACCOUNT });
-  const handlers = createTasksHandlers(service);
   return {
-    operations: tasksOperations(handlers),
-    handlers,
+    operations: tasksOperations(createTasksHandlers(service)),
     usage: (accountId) => service.usage(accountId),
     sync: createTasksForSync({ db, maxTasks: config.TASKS_MAX_PER_ACCOUNT }),
   };

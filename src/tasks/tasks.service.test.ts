@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../platform/errors.js';
-import { upsertExternalTasks } from './tasks.sync.js';
+import { upsertExternalTasks } from './external-tasks.repository.js';
 import { createTasksService } from './tasks.service.js';
 import { createMigratedDb, engines, insertAccount, insertConnectorAccount, type MigratedDb } from '../test-support/databases.js';
 
