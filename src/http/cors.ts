@@ -34,8 +34,8 @@ export function corsHeaders(allowedOrigins: '*' | readonly string[], rateLimitHe
   };
 }
 
-/** The X-RateLimit-* headers the document declares. */
+/** The rate-limit headers the document declares: X-RateLimit-*, RateLimit-Policy and RateLimit (decisions §17). */
 export function rateLimitHeaderNames(document: Record<string, unknown>): string[] {
   const headers = (document.components as { headers?: Record<string, unknown> } | undefined)?.headers ?? {};
-  return Object.keys(headers).filter((name) => /^X-RateLimit-/i.test(name));
+  return Object.keys(headers).filter((name) => /^(X-)?RateLimit(-|$)/i.test(name));
 }
