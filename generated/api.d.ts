@@ -2012,6 +2012,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2044,6 +2046,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2069,6 +2073,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2095,6 +2101,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2123,6 +2131,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2148,6 +2158,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2166,6 +2178,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2191,6 +2205,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2209,6 +2225,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2228,6 +2246,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2246,6 +2266,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2264,6 +2286,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2312,6 +2336,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2339,6 +2365,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2369,6 +2397,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2405,6 +2435,24 @@ export interface components {
         "X-RateLimit-Remaining-client": number;
         /** @description Whole seconds until the client's burst window rolls over (1 to 60). */
         "X-RateLimit-Reset-client": number;
+        /**
+         * @description The IETF httpapi field (draft-ietf-httpapi-ratelimit-headers), a Structured Fields List (RFC 9651):
+         *     one member per window that applies to this request, named as the 429 body's `window`, with
+         *     `q` its limit and `w` its length in seconds. The governing budget's burst and sustained
+         *     windows come first, then the client fence's on authenticated requests. Unlike
+         *     `X-RateLimit-*-client`, nothing is repeated where no client fence applies.
+         * @example "account-burst";q=400;w=60, "account-sustained";q=8000;w=3600, "client-burst";q=240;w=60, "client-sustained";q=4000;w=3600
+         */
+        "RateLimit-Policy": string;
+        /**
+         * @description The IETF httpapi field, a Structured Fields List: the same windows as `RateLimit-Policy`, in
+         *     the same order, with `r` the budget left after this request (as it stands, on a 429: the
+         *     window that refused shows `r=0`) and `t` the whole seconds until the window rolls over. It
+         *     agrees with the `X-RateLimit-*` headers of the same response; a 429's `Retry-After` is never
+         *     shorter than the `t` of the window that refused.
+         * @example "account-burst";r=380;t=17, "account-sustained";r=7720;t=2417, "client-burst";r=239;t=17, "client-sustained";r=3990;t=2417
+         */
+        RateLimit: string;
         /** @description Whole seconds to wait before retrying. */
         "Retry-After": number;
         /** @description Where the created resource is. */
@@ -2454,6 +2502,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2473,6 +2523,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2524,6 +2576,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2544,6 +2598,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2575,6 +2631,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2610,6 +2668,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2630,6 +2690,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2675,6 +2737,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2708,6 +2772,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2750,6 +2816,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2768,6 +2836,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2793,6 +2863,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2821,6 +2893,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2852,6 +2926,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2885,6 +2961,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2933,6 +3011,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2972,6 +3052,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3015,6 +3097,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3068,6 +3152,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3091,6 +3177,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3125,6 +3213,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3163,6 +3253,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3208,6 +3300,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3246,6 +3340,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3286,6 +3382,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3305,6 +3403,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3329,6 +3429,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3369,6 +3471,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3405,6 +3509,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3443,6 +3549,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3480,6 +3588,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3518,6 +3628,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3556,6 +3668,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3592,6 +3706,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3623,6 +3739,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3672,6 +3790,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3690,6 +3810,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3706,6 +3828,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3734,6 +3858,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3753,6 +3879,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3784,6 +3912,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3827,6 +3957,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3876,6 +4008,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3890,6 +4024,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3923,6 +4059,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3937,6 +4075,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3961,6 +4101,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3998,6 +4140,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4038,6 +4182,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4075,6 +4221,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4111,6 +4259,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4146,6 +4296,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4173,6 +4325,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4206,6 +4360,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4243,6 +4399,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4360,6 +4518,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4390,6 +4550,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4420,6 +4582,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4451,6 +4615,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4482,6 +4648,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4513,6 +4681,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
