@@ -2092,6 +2092,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2124,6 +2126,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2149,6 +2153,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2175,6 +2181,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2203,6 +2211,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2229,6 +2239,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2254,6 +2266,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2272,6 +2286,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2297,6 +2313,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2315,6 +2333,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2334,6 +2354,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2352,6 +2374,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2370,6 +2394,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2418,6 +2444,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2445,6 +2473,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2475,6 +2505,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2521,6 +2553,24 @@ export interface components {
         "X-RateLimit-Remaining-client": number;
         /** @description Whole seconds until the client's burst window rolls over (1 to 60). */
         "X-RateLimit-Reset-client": number;
+        /**
+         * @description The IETF httpapi field (draft-ietf-httpapi-ratelimit-headers), a Structured Fields List (RFC 9651):
+         *     one member per window that applies to this request, named as the 429 body's `window`, with
+         *     `q` its limit and `w` its length in seconds. The governing budget's burst and sustained
+         *     windows come first, then the client fence's on authenticated requests. Unlike
+         *     `X-RateLimit-*-client`, nothing is repeated where no client fence applies.
+         * @example "account-burst";q=400;w=60, "account-sustained";q=8000;w=3600, "client-burst";q=240;w=60, "client-sustained";q=4000;w=3600
+         */
+        "RateLimit-Policy": string;
+        /**
+         * @description The IETF httpapi field, a Structured Fields List: the same windows as `RateLimit-Policy`, in
+         *     the same order, with `r` the budget left after this request (as it stands, on a 429: the
+         *     window that refused shows `r=0`) and `t` the whole seconds until the window rolls over. It
+         *     agrees with the `X-RateLimit-*` headers of the same response; a 429's `Retry-After` is never
+         *     shorter than the `t` of the window that refused.
+         * @example "account-burst";r=380;t=17, "account-sustained";r=7720;t=2417, "client-burst";r=239;t=17, "client-sustained";r=3990;t=2417
+         */
+        RateLimit: string;
         /** @description Whole seconds to wait before retrying. */
         "Retry-After": number;
         /** @description Where the created resource is. */
@@ -2575,6 +2625,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2594,6 +2646,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2645,6 +2699,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2665,6 +2721,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2696,6 +2754,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2731,6 +2791,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2751,6 +2813,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2796,6 +2860,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2829,6 +2895,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2871,6 +2939,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2889,6 +2959,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2914,6 +2986,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2942,6 +3016,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2973,6 +3049,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3006,6 +3084,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3054,6 +3134,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3093,6 +3175,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3136,6 +3220,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3190,6 +3276,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3213,6 +3301,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3250,6 +3340,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3271,6 +3363,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3319,6 +3413,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3338,6 +3434,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3380,6 +3478,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3433,6 +3533,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3472,6 +3574,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3512,6 +3616,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3531,6 +3637,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3555,6 +3663,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3595,6 +3705,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3631,6 +3743,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3669,6 +3783,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3706,6 +3822,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3744,6 +3862,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3782,6 +3902,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3818,6 +3940,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3849,6 +3973,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3898,6 +4024,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3916,6 +4044,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3932,6 +4062,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3960,6 +4092,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3979,6 +4113,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4010,6 +4146,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4053,6 +4191,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4102,6 +4242,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4116,6 +4258,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4149,6 +4293,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4163,6 +4309,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4187,6 +4335,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4224,6 +4374,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4264,6 +4416,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4301,6 +4455,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4337,6 +4493,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4372,6 +4530,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4399,6 +4559,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4432,6 +4594,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4469,6 +4633,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4586,6 +4752,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4616,6 +4784,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4646,6 +4816,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4677,6 +4849,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4708,6 +4882,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4739,6 +4915,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,24 +1,35 @@
 import { TaskApiError } from './errors.js';
+import { rateLimitOf, type RateLimitWindow } from './rate-limit.js';
 
-/** Expected failures come back as values; only a broken transport (network error, abort) throws. */
+/**
+ * Expected failures come back as values; only a broken transport (network error, abort) throws.
+ * `rateLimit` is every budget window the answer reports (empty when it reports none).
+ */
 export type Result<T> =
-  | { data: T; error?: undefined; response: Response; etag?: string | undefined }
-  | { data?: undefined; error: TaskApiError; response: Response; etag?: string | undefined };
+  | { data: T; error?: undefined; response: Response; rateLimit: RateLimitWindow[]; etag?: string | undefined }
+  | { data?: undefined; error: TaskApiError; response: Response; rateLimit: RateLimitWindow[]; etag?: string | undefined };
 
 export async function settle<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<Result<T>> {
   const { data, error, response } = await call;
-  if (response.ok) return withEtag({ data: data as T, response });
-  return withEtag(await failure(response, error));
+  if (response.ok) return succeeded(data as T, response);
+  return failure(response, error);
+}
+
+export function succeeded<T>(data: T, response: Response): Result<T> {
+  return withEtag({ data, response, rateLimit: rateLimitOf(response.headers) });
+}
+
+/** A refused answer as a Result; reads the body when the caller has not. */
+export async function failure(
+  response: Response,
+  body?: unknown,
+): Promise<{ error: TaskApiError; response: Response; rateLimit: RateLimitWindow[]; etag?: string }> {
+  const parsed = body ?? (await response.json().catch(() => undefined));
+  return withEtag({ error: new TaskApiError(response.status, parsed, response.headers), response, rateLimit: rateLimitOf(response.headers) });
 }
 
 /** One task's answers (and a 412) carry its version as ETag: pass it back as `ifMatch`. */
 function withEtag<R extends { response: Response }>(result: R): R & { etag?: string } {
   const etag = result.response.headers.get('etag');
   return etag === null ? result : { ...result, etag };
-}
-
-/** A refused answer as a Result; reads the body when the caller has not. */
-export async function failure(response: Response, body?: unknown): Promise<{ error: TaskApiError; response: Response }> {
-  const parsed = body ?? (await response.json().catch(() => undefined));
-  return { error: new TaskApiError(response.status, parsed, response.headers), response };
 }
