@@ -1,6 +1,7 @@
 // The rules the OAuth operations' request schemas state (openapi/openapi.yaml: OAuthClientRegistrationRequest,
-// OAuthTokenRequest, OAuthRevokeRequest, DeviceVerificationForm): refused before the handler runs, in the
-// operation's own error body, with the error code the server's own check gave before the schema said it.
+// OAuthTokenRequest, OAuthRevokeRequest, DeviceAuthorizationRequest, DeviceVerificationForm): refused
+// before the handler runs, in the operation's own error body, with the error code the server's own check
+// gave before the schema said it; the rules with an error code of their own stay the server's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_REDIRECT, expectOAuthError, registerClient, tokenRequest } from './oauth-helpers.js';
 import { startServer, type TestServer } from './support/server.js';
@@ -79,6 +80,16 @@ describe('the token endpoint (RFC 6749) needs a grant_type', () => {
 
   it('a grant it does not offer keeps its own error, unsupported_grant_type', async () => {
     expectOAuthError(await tokenRequest(server, { grant_type: 'password', client_id: 'taskctl', username: 'a', password: 'b' }), 400, 'unsupported_grant_type');
+  });
+});
+
+describe('the device authorization request (RFC 8628) needs a client_id', () => {
+  it('an empty client_id is 400 invalid_request', async () => {
+    expectOAuthError(await form('/oauth/device_authorization', { client_id: '' }), 400, 'invalid_request');
+  });
+
+  it('a malformed scope keeps its own error, invalid_scope (RFC 6749 §5.2), as an unknown one does', async () => {
+    expectOAuthError(await form('/oauth/device_authorization', { client_id: 'taskctl', scope: 'tasks:read "tasks:write"' }), 400, 'invalid_scope');
   });
 });
 

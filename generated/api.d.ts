@@ -1897,16 +1897,18 @@ export interface components {
             resource?: string;
         };
         /**
-         * @description RFC 8628 §3.1; the server checks the values so refusals are RFC 6749 §5.2 errors.
+         * @description RFC 8628 §3.1. The schema states what every refusal of it shares (`invalid_request`); which client
+         *     may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets (`invalid_scope`, RFC 6749
+         *     §5.2, also for a malformed scope) are checked by the server.
          * @example {
          *       "client_id": "taskctl",
          *       "scope": "tasks:read tasks:write"
          *     }
          */
         DeviceAuthorizationRequest: {
-            /** @description `taskctl` (required). */
-            client_id?: string;
-            /** @description Space-separated scopes. */
+            /** @description `taskctl`. */
+            client_id: string;
+            /** @description Space-separated scope names (RFC 6749 §3.3). */
             scope?: string;
         };
         /**
