@@ -57,7 +57,7 @@ try {
     200,
   );
   await db('accounts').where('id', accountId).update({ task_count: TASKS });
-  // What an MCP host holds after the OAuth flow (tested end to end in contract-tests/mcp-oauth.test.ts):
+  // What an MCP host holds after the OAuth flow (tested end to end in contract-tests/mcp/oauth.test.ts):
   // an access token of an OAuth app, bound to the MCP server.
   const mcpToken = createAccessTokens({ secret: config.JWT_SECRET!, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, lifetimeSeconds: 3600 }).sign({
     accountId, clientId: 'bench-mcp-host', scopes: ['tasks:read'], sessionId: randomUUID(), audience: `${base}/mcp`,

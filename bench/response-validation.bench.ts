@@ -1,5 +1,5 @@
 // Cost of validating responses against the document: the same app with response validation on and
-// off, serving a page of 50 tasks (the common list size) to an identified caller. Figures go in the README.
+// off, serving a page of 50 tasks (the common list size) to an identified caller. Figures go in docs/benchmarks.md.
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { createTestApp, identifyBy } from '../src/test-support/app.js';

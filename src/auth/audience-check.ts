@@ -4,7 +4,7 @@ import { publicBaseUrl } from '../http/public-url.js';
 import { mcpResource } from '../http/resources.js';
 
 /**
- * RFC 8707 on the resource side (decisions §11): /mcp takes only tokens issued for `{PUBLIC_URL}/mcp`,
+ * RFC 8707 on the resource side (docs/signing-in.md): /mcp takes only tokens issued for `{PUBLIC_URL}/mcp`,
  * everything else only tokens for the REST API (`aud` = JWT_AUDIENCE; API tokens are REST credentials).
  * A token for the other resource is treated as no valid token at all: 401 invalid_token.
  */

@@ -29,7 +29,7 @@ export function createErrorRenderers(options: RendererOptions): Record<ErrorStyl
     return appError;
   };
 
-  /** The common body (decisions §2) with the bearer challenge of a 401 or 403; internals hidden. */
+  /** The common body (the Error schema of openapi/openapi.yaml) with the bearer challenge of a 401 or 403; internals hidden. */
   const common: ErrorRequestHandler = function renderCommonError(err: unknown, req, res, next) {
     if (res.headersSent) return next(err);
     const appError = translate(err, req, res);

@@ -5,7 +5,7 @@ import { isRfc3339DateTime } from '../platform/time.js';
 
 /** The formats as this service checks them, for every door an operation is run through (http/run-operation.ts too). */
 export const DOCUMENT_FORMATS = {
-  // An email is trimmed before it is stored (decisions §3), so spaces around it are not an error.
+  // An email is trimmed before it is stored (docs/signing-in.md), so spaces around it are not an error.
   email: { type: 'string' as const, validate: (value: string) => (fullFormats.email as RegExp).test(value.trim()) },
   // The calendar too, not only the shape: 2026-02-31 is refused here, the one place every time enters.
   'date-time': { type: 'string' as const, validate: isRfc3339DateTime },

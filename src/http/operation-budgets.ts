@@ -1,5 +1,5 @@
 /**
- * What an operation declares it spends (`x-rate-limit-budget`, decisions §6):
+ * What an operation declares it spends (`x-rate-limit-budget`, docs/rate-limits.md):
  * - account: the caller's account budget and client fence; the anonymous budget by IP without a caller;
  * - public: the same rule, for operations anyone may call (most callers have no credentials);
  * - strict: the strict budget of its group (`x-rate-limit-group`) per client IP; a group's endpoints share it;

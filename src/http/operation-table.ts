@@ -8,7 +8,7 @@ export type SecurityRequirement = Readonly<Record<string, readonly string[]>>;
 
 /**
  * How an operation's refusals are written (chosen from its documented 400 response):
- * - common: the common error body (decisions §2);
+ * - common: the common error body (the Error schema of openapi/openapi.yaml);
  * - oauth: RFC 6749 §5.2 bodies for its 400s (the token, revocation and device-authorisation endpoints);
  * - oauth-registration: RFC 7591 §3.2.2 bodies for its 400s (client registration);
  * - mcp: a refused `tools/call` becomes the tool's error result, everything else the common body.

@@ -64,7 +64,7 @@ export function requestLog(logger: Logger, onFinished: (request: FinishedRequest
         clientId: caller?.clientId ?? null,
         aborted: res.writableFinished ? undefined : true,
       };
-      // Probes too (decisions §14: one line per request); LOG_LEVEL=warn keeps only the 5xx lines.
+      // Probes too (docs/production.md: one line per request); LOG_LEVEL=warn keeps only the 5xx lines.
       if (res.statusCode >= 500) accessLog.error(line, 'request');
       else accessLog.info(line, 'request');
       onFinished({ req, res, route, seconds });

@@ -23,7 +23,7 @@ export const callerIn = (identity: Identity | undefined): Caller | undefined => 
 // `res.locals`, Express's per-request state, as Outline's steps do through `ctx.state`.
 declare module 'express-serve-static-core' {
   interface Request {
-    /** X-Request-Id of this request (decisions §14), set by the request log. */
+    /** X-Request-Id of this request (docs/production.md), set by the request log. */
     id?: string;
     /** Set by express-openapi-validator on the requests it checks: the operation it matched. */
     openapi?: unknown;

@@ -1,5 +1,5 @@
 /**
- * The two resources this server protects (RFC 8707, decisions §11): the REST API, named by the base URL,
+ * The two resources this server protects (RFC 8707, docs/signing-in.md): the REST API, named by the base URL,
  * and the MCP server at /mcp. Tokens are bound to one of them by their `aud`.
  */
 export const MCP_PATH = '/mcp';

@@ -40,7 +40,7 @@ export interface LimitsOptions {
   clock?: () => number;
 }
 
-/** Section 8 of the description, decisions §5 and §6: every budget, atomic across its windows. */
+/** Every budget of docs/rate-limits.md, atomic across its windows. */
 export async function createLimitsComponent(
   { config, logger }: CoreDeps,
   hooks: LimitsHooks,

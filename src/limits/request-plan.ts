@@ -21,7 +21,7 @@ const MAX_REFRESH_TOKEN_LENGTH = 1024;
 export type RefreshTokenAccount = (refreshToken: string) => Promise<string | undefined>;
 
 /**
- * Decides which budgets a request spends (decisions §6), keyed by whom, from what its operation
+ * Decides which budgets a request spends (docs/rate-limits.md), keyed by whom, from what its operation
  * declares (`x-rate-limit-budget`, read once into the operation table). A request no operation
  * serves, and an operation declared account or public, spends the caller's account budget, or the
  * anonymous one by IP without a caller. Routes of operations declared none (the probes, /metrics)

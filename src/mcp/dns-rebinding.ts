@@ -9,7 +9,7 @@ export interface RebindingSettings {
 }
 
 /**
- * DNS-rebinding protection, as the Streamable HTTP transport requires (decisions §11): a /mcp request
+ * DNS-rebinding protection, as the Streamable HTTP transport requires (docs/signing-in.md): a /mcp request
  * whose Host is not ours (PUBLIC_URL's host; loopback names when unset) or whose Origin is present and
  * not allowed (CORS_ALLOWED_ORIGINS) is refused with 403 before anything else reads it.
  */

@@ -15,7 +15,7 @@ export interface McpComponent {
   renderRefusal: ErrorRequestHandler;
 }
 
-/** The service as a remote MCP server (decisions §11): the tools of the catalogue, each run as its operation. */
+/** The service as a remote MCP server (docs/signing-in.md): the tools of the catalogue, each run as its operation. */
 export function createMcpComponent({ config, logger }: CoreDeps, openApiDocument: Record<string, unknown>, runOperation: RunOperation): McpComponent {
   const tools = createToolCalls(openApiDocument, runOperation, logger);
   const info = openApiDocument.info as { version?: unknown } | undefined;

@@ -9,7 +9,7 @@ interface Document {
 const document = () => structuredClone(readOpenApiDocument().document) as unknown as Document;
 
 describe('the tool catalogue', () => {
-  it('describes the nine tools of decisions §11, each the REST operation it runs as', () => {
+  it('describes the nine tools of docs/signing-in.md, each the REST operation it runs as', () => {
     const tools = describeTools(document());
     expect(tools.map((tool) => tool.name)).toEqual([...TOOL_NAMES]);
     expect(Object.fromEntries(tools.map((tool) => [tool.name, tool.operationId]))).toEqual({

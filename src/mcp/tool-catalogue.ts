@@ -2,7 +2,7 @@ import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { components, operations } from '../../generated/api.js';
 
 /**
- * The MCP tools of decisions §11: names, words for the model, hints, and which REST operation each
+ * The MCP tools of docs/signing-in.md: names, words for the model, hints, and which REST operation each
  * one is. Pure (a function of a parsed OpenAPI document, nothing of the server's), so the server's
  * `POST /mcp` and `taskctl mcp` describe the same tools from the same document.
  */

@@ -129,7 +129,7 @@ function checkMetadata(request: RegistrationRequest) {
 }
 
 /**
- * OpenID Connect Dynamic Client Registration's `application_type`, as decisions §11 has it: a native app
+ * OpenID Connect Dynamic Client Registration's `application_type`, as docs/signing-in.md has it: a native app
  * returns to loopback http or a private-use scheme, a web app to https. Absent, the redirect URIs decide.
  */
 function checkApplicationType(given: string | undefined, redirectUris: readonly string[]): 'native' | 'web' {

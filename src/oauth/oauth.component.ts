@@ -23,7 +23,7 @@ export interface OAuthComponent {
   operations: OperationEntry[];
 }
 
-/** The OAuth 2.0 authorisation server (decisions §9), built on the auth component's sign-in and tokens. */
+/** The OAuth 2.0 authorisation server (docs/signing-in.md), built on the auth component's sign-in and tokens. */
 export function createOAuthComponent(
   { config, db, logger }: CoreDeps,
   auth: Pick<AuthComponent, 'verifyCredentials' | 'tokenPairs' | 'accessTokens' | 'deriveKey' | 'revokeApiTokensOfOAuthClient'>,
