@@ -3,8 +3,8 @@
 // before the handler runs, in the operation's own error body, with the error code the server's own check
 // gave before the schema said it; the rules with an error code of their own stay the server's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_REDIRECT, expectOAuthError, registerClient, tokenRequest } from './oauth-helpers.js';
-import { startServer, type TestServer } from './support/server.js';
+import { APP_REDIRECT, expectOAuthError, registerClient, tokenRequest } from '../support/oauth.js';
+import { startServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 beforeAll(async () => {
