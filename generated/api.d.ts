@@ -4102,7 +4102,7 @@ export interface operations {
     showDeviceVerification: {
         parameters: {
             query?: {
-                /** @description The code the device shows, in any case, with or without the dash. */
+                /** @description The code the device shows, in any case, with or without the dash; not empty (leave it out for the code page). */
                 user_code?: string;
             };
             header?: never;

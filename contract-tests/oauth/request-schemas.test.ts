@@ -93,6 +93,22 @@ describe('the device authorization request (RFC 8628) needs a client_id', () => 
   });
 });
 
+describe('the device verification page takes a user code or none, never an empty one', () => {
+  it('GET /oauth/device?user_code= is 400 VALIDATION_FAILED in the common body, naming the parameter', async () => {
+    const response = await fetch(`${server.baseUrl}/oauth/device?user_code=`);
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { code: string; details: { path: string }[] };
+    expect(body.code).toBe('VALIDATION_FAILED');
+    expect(body.details.map((detail) => detail.path)).toContain('/query/user_code');
+  });
+
+  it('without user_code it is the page asking for the code (200)', async () => {
+    const response = await fetch(`${server.baseUrl}/oauth/device`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+});
+
 describe('the device approval form needs the user code it was shown for', () => {
   it.each([
     ['without user_code', { csrf_token: 'v1.1.x', decision: 'deny' }],
