@@ -579,8 +579,8 @@ export interface paths {
          *     is a Client ID Metadata Document (`client_id_metadata_document_supported`), see `/oauth/authorize`.
          *
          *     `scope`, when registered, bounds what the client may ask for and is what it gets when an
-         *     authorisation request names no scope; without it, all four scopes. A body that is not an object
-         *     of the documented field types gets 400 `VALIDATION_FAILED` in the common error body.
+         *     authorisation request names no scope; without it, all four scopes. A body that does not match the
+         *     schema (malformed JSON and NUL characters included) is 400 `invalid_client_metadata` as well.
          *
          *     The CLI (`taskctl`) is built in: `client_id=taskctl`, redirect URIs `http://127.0.0.1/callback`
          *     and `http://[::1]/callback` (any port), all four scopes.
@@ -678,8 +678,8 @@ export interface paths {
          *     faster than `interval` seconds, 400 `slow_down` (and the interval grows by 5 s); denied,
          *     `access_denied`; past its 600 s, `expired_token`; a used or unknown code, `invalid_grant`.
          *
-         *     The parameters are checked here, not by the schema: errors are RFC 6749 §5.2 bodies (`error`,
-         *     `error_description`), 400 except `invalid_client` (401). Spends the strict sign-in budget of this
+         *     Errors are RFC 6749 §5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
+         *     a form that does not match the schema is `invalid_request`. Spends the strict sign-in budget of this
          *     endpoint (by client IP); its 429s use the common error body.
          */
         post: operations["issueOAuthToken"];

@@ -119,8 +119,8 @@ def sync_detailed(
     faster than `interval` seconds, 400 `slow_down` (and the interval grows by 5 s); denied,
     `access_denied`; past its 600 s, `expired_token`; a used or unknown code, `invalid_grant`.
 
-    The parameters are checked here, not by the schema: errors are RFC 6749 §5.2 bodies (`error`,
-    `error_description`), 400 except `invalid_client` (401). Spends the strict sign-in budget of this
+    Errors are RFC 6749 §5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
+    a form that does not match the schema is `invalid_request`. Spends the strict sign-in budget of this
     endpoint (by client IP); its 429s use the common error body.
 
     Args:
@@ -178,8 +178,8 @@ def sync(
     faster than `interval` seconds, 400 `slow_down` (and the interval grows by 5 s); denied,
     `access_denied`; past its 600 s, `expired_token`; a used or unknown code, `invalid_grant`.
 
-    The parameters are checked here, not by the schema: errors are RFC 6749 §5.2 bodies (`error`,
-    `error_description`), 400 except `invalid_client` (401). Spends the strict sign-in budget of this
+    Errors are RFC 6749 §5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
+    a form that does not match the schema is `invalid_request`. Spends the strict sign-in budget of this
     endpoint (by client IP); its 429s use the common error body.
 
     Args:
@@ -232,8 +232,8 @@ async def asyncio_detailed(
     faster than `interval` seconds, 400 `slow_down` (and the interval grows by 5 s); denied,
     `access_denied`; past its 600 s, `expired_token`; a used or unknown code, `invalid_grant`.
 
-    The parameters are checked here, not by the schema: errors are RFC 6749 §5.2 bodies (`error`,
-    `error_description`), 400 except `invalid_client` (401). Spends the strict sign-in budget of this
+    Errors are RFC 6749 §5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
+    a form that does not match the schema is `invalid_request`. Spends the strict sign-in budget of this
     endpoint (by client IP); its 429s use the common error body.
 
     Args:
@@ -289,8 +289,8 @@ async def asyncio(
     faster than `interval` seconds, 400 `slow_down` (and the interval grows by 5 s); denied,
     `access_denied`; past its 600 s, `expired_token`; a used or unknown code, `invalid_grant`.
 
-    The parameters are checked here, not by the schema: errors are RFC 6749 §5.2 bodies (`error`,
-    `error_description`), 400 except `invalid_client` (401). Spends the strict sign-in budget of this
+    Errors are RFC 6749 §5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
+    a form that does not match the schema is `invalid_request`. Spends the strict sign-in budget of this
     endpoint (by client IP); its 429s use the common error body.
 
     Args:

@@ -126,8 +126,8 @@ def sync_detailed(
     is a Client ID Metadata Document (`client_id_metadata_document_supported`), see `/oauth/authorize`.
 
     `scope`, when registered, bounds what the client may ask for and is what it gets when an
-    authorisation request names no scope; without it, all four scopes. A body that is not an object
-    of the documented field types gets 400 `VALIDATION_FAILED` in the common error body.
+    authorisation request names no scope; without it, all four scopes. A body that does not match the
+    schema (malformed JSON and NUL characters included) is 400 `invalid_client_metadata` as well.
 
     The CLI (`taskctl`) is built in: `client_id=taskctl`, redirect URIs `http://127.0.0.1/callback`
     and `http://[::1]/callback` (any port), all four scopes.
@@ -182,8 +182,8 @@ def sync(
     is a Client ID Metadata Document (`client_id_metadata_document_supported`), see `/oauth/authorize`.
 
     `scope`, when registered, bounds what the client may ask for and is what it gets when an
-    authorisation request names no scope; without it, all four scopes. A body that is not an object
-    of the documented field types gets 400 `VALIDATION_FAILED` in the common error body.
+    authorisation request names no scope; without it, all four scopes. A body that does not match the
+    schema (malformed JSON and NUL characters included) is 400 `invalid_client_metadata` as well.
 
     The CLI (`taskctl`) is built in: `client_id=taskctl`, redirect URIs `http://127.0.0.1/callback`
     and `http://[::1]/callback` (any port), all four scopes.
@@ -233,8 +233,8 @@ async def asyncio_detailed(
     is a Client ID Metadata Document (`client_id_metadata_document_supported`), see `/oauth/authorize`.
 
     `scope`, when registered, bounds what the client may ask for and is what it gets when an
-    authorisation request names no scope; without it, all four scopes. A body that is not an object
-    of the documented field types gets 400 `VALIDATION_FAILED` in the common error body.
+    authorisation request names no scope; without it, all four scopes. A body that does not match the
+    schema (malformed JSON and NUL characters included) is 400 `invalid_client_metadata` as well.
 
     The CLI (`taskctl`) is built in: `client_id=taskctl`, redirect URIs `http://127.0.0.1/callback`
     and `http://[::1]/callback` (any port), all four scopes.
@@ -287,8 +287,8 @@ async def asyncio(
     is a Client ID Metadata Document (`client_id_metadata_document_supported`), see `/oauth/authorize`.
 
     `scope`, when registered, bounds what the client may ask for and is what it gets when an
-    authorisation request names no scope; without it, all four scopes. A body that is not an object
-    of the documented field types gets 400 `VALIDATION_FAILED` in the common error body.
+    authorisation request names no scope; without it, all four scopes. A body that does not match the
+    schema (malformed JSON and NUL characters included) is 400 `invalid_client_metadata` as well.
 
     The CLI (`taskctl`) is built in: `client_id=taskctl`, redirect URIs `http://127.0.0.1/callback`
     and `http://[::1]/callback` (any port), all four scopes.
