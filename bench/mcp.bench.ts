@@ -1,6 +1,7 @@
-// The MCP server's cost over REST: a `list_tasks` tool call (POST /mcp, JSON-RPC through the SDK's
-// Streamable HTTP transport) against the same page through GET /tasks, in one run, same process, same
-// account, taking turns. Target (issue 12): the tool call costs at most 1.5x the REST call at p50.
+// The MCP server's cost over REST, in one run, same process, same account, taking turns: a `list_tasks`
+// tool call (POST /mcp, JSON-RPC through the SDK's Streamable HTTP transport) against the same page
+// through GET /tasks (issue 12), and a `resources/read` of task://{id} against GET /tasks/{id} (issue 26).
+// Target: each MCP call costs at most 1.5x its REST call at p50.
 // Run alone: node --import tsx bench/mcp.bench.ts
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -48,10 +49,11 @@ try {
   const restToken = ((await registered.body.json()) as { accessToken: string }).accessToken;
   const accountId = JSON.parse(Buffer.from(restToken.split('.')[1]!, 'base64url').toString()).sub as string;
   const now = Date.now() - TASKS;
+  const taskIds = Array.from({ length: TASKS }, () => randomUUID());
   await db.batchInsert(
     'tasks',
     Array.from({ length: TASKS }, (_, i) => ({
-      id: randomUUID(), account_id: accountId, title: `Task number ${i} with a title of ordinary length`, notes: null, status: 'open',
+      id: taskIds[i], account_id: accountId, title: `Task number ${i} with a title of ordinary length`, notes: null, status: 'open',
       priority: 3, labels: '["work"]', created_at: now + i, updated_at: now + i,
     })),
     200,
@@ -63,54 +65,76 @@ try {
     accountId, clientId: 'bench-mcp-host', scopes: ['tasks:read'], sessionId: randomUUID(), audience: `${base}/mcp`,
   });
 
-  const restCall = async () => {
+  const mcpHeaders = { authorization: `Bearer ${mcpToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+  /** One JSON-RPC request to /mcp: its time and its result (throws on an error answer). */
+  const mcpRequest = async (id: number, method: string, params: Record<string, unknown>) => {
     const started = performance.now();
-    const res = await rest.request({ method: 'GET', path: `/tasks?limit=${PAGE}`, headers: { authorization: `Bearer ${restToken}` } });
+    const res = await mcp.request({ method: 'POST', path: '/mcp', headers: mcpHeaders, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) });
     const text = await res.body.text();
     const elapsed = performance.now() - started;
-    if (res.statusCode !== 200) throw new Error(`GET /tasks answered ${res.statusCode}: ${text}`);
-    return { elapsed, items: (JSON.parse(text) as { items: unknown[] }).items.length };
+    const answer = JSON.parse(text) as { result?: Record<string, unknown> & { isError?: boolean } };
+    if (res.statusCode !== 200 || !answer.result || answer.result.isError) throw new Error(`POST /mcp ${method} answered ${res.statusCode}: ${text.slice(0, 300)}`);
+    return { elapsed, result: answer.result };
   };
-  const mcpCall = async (id: number) => {
+  const restRequest = async (path: string) => {
     const started = performance.now();
-    const res = await mcp.request({
-      method: 'POST',
-      path: '/mcp',
-      headers: { authorization: `Bearer ${mcpToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_tasks', arguments: { limit: PAGE } } }),
-    });
+    const res = await rest.request({ method: 'GET', path, headers: { authorization: `Bearer ${restToken}` } });
     const text = await res.body.text();
     const elapsed = performance.now() - started;
-    const answer = JSON.parse(text) as { result?: { isError?: boolean; structuredContent?: { items: unknown[] } } };
-    if (res.statusCode !== 200 || !answer.result || answer.result.isError) throw new Error(`POST /mcp answered ${res.statusCode}: ${text.slice(0, 300)}`);
-    return { elapsed, items: answer.result.structuredContent!.items.length };
+    if (res.statusCode !== 200) throw new Error(`GET ${path} answered ${res.statusCode}: ${text}`);
+    return { elapsed, body: JSON.parse(text) as Record<string, unknown> };
   };
 
-  /** The same pair, the tool call sent first: [REST, MCP]. */
-  const mcpFirst = async (id: number) => {
-    const second = await mcpCall(id);
-    return [await restCall(), second] as const;
-  };
-  const samples = { rest: [] as number[], mcp: [] as number[] };
-  for (let round = 0; round < WARM_UP + ROUNDS; round++) {
-    // Taking turns: a busy moment of this shared machine falls on both alike.
-    const [a, b] = round % 2 ? [await restCall(), await mcpCall(round)] : await mcpFirst(round);
-    if (a!.items !== PAGE || b!.items !== PAGE) throw new Error('a page was short');
-    if (round >= WARM_UP) {
-      samples.rest.push(a!.elapsed);
-      samples.mcp.push(b!.elapsed);
+  const pairs: Pair[] = [
+    {
+      rest: 'GET /tasks',
+      mcp: 'POST /mcp list_tasks',
+      restCall: async () => {
+        const { elapsed, body } = await restRequest(`/tasks?limit=${PAGE}`);
+        return { elapsed, check: (body.items as unknown[]).length === PAGE };
+      },
+      mcpCall: async (id) => {
+        const { elapsed, result } = await mcpRequest(id, 'tools/call', { name: 'list_tasks', arguments: { limit: PAGE } });
+        return { elapsed, check: ((result.structuredContent as { items: unknown[] }).items).length === PAGE };
+      },
+    },
+    {
+      rest: 'GET /tasks/{id}',
+      mcp: 'resources/read task://',
+      restCall: async (id) => {
+        const taskId = taskIds[id % TASKS]!;
+        const { elapsed, body } = await restRequest(`/tasks/${taskId}`);
+        return { elapsed, check: body.id === taskId };
+      },
+      mcpCall: async (id) => {
+        const taskId = taskIds[id % TASKS]!;
+        const { elapsed, result } = await mcpRequest(id, 'resources/read', { uri: `task://${taskId}` });
+        const [contents] = result.contents as { text: string }[];
+        return { elapsed, check: (JSON.parse(contents!.text) as { id: string }).id === taskId };
+      },
+    },
+  ];
+
+  const lines = [`MCP vs REST, ${TASKS} tasks, SQLite, ${ROUNDS} calls each after ${WARM_UP} warm-up, one keep-alive connection each, same process (list: a page of ${PAGE}).`];
+  for (const pair of pairs) {
+    const samples = { rest: [] as number[], mcp: [] as number[] };
+    for (let round = 0; round < WARM_UP + ROUNDS; round++) {
+      // Taking turns, and which goes first too: a busy moment of this shared machine falls on both alike.
+      const [a, b] = round % 2 ? [await pair.restCall(round), await pair.mcpCall(round)] : await mcpFirst(pair, round);
+      if (!a!.check || !b!.check) throw new Error(`${pair.rest} / ${pair.mcp}: an answer was not the one asked for`);
+      if (round >= WARM_UP) {
+        samples.rest.push(a!.elapsed);
+        samples.mcp.push(b!.elapsed);
+      }
     }
-  }
-  const p = (values: number[], q: number) => [...values].sort((x, y) => x - y)[Math.ceil(q * values.length) - 1]!;
-  const ratio = p(samples.mcp, 0.5) / p(samples.rest, 0.5);
-  process.stdout.write(
-    [
-      `list_tasks tool call (POST /mcp) vs GET /tasks, a page of ${PAGE} of ${TASKS} tasks, SQLite, ${ROUNDS} calls each after ${WARM_UP} warm-up, one keep-alive connection each, same process.`,
-      `  ${'GET /tasks'.padEnd(24)} p50 ${p(samples.rest, 0.5).toFixed(2)} ms  p99 ${p(samples.rest, 0.99).toFixed(2)} ms`,
-      `  ${'POST /mcp list_tasks'.padEnd(24)} p50 ${p(samples.mcp, 0.5).toFixed(2)} ms  p99 ${p(samples.mcp, 0.99).toFixed(2)} ms`,
+    const ratio = percentile(samples.mcp, 0.5) / percentile(samples.rest, 0.5);
+    lines.push(
+      `  ${pair.rest.padEnd(24)} p50 ${percentile(samples.rest, 0.5).toFixed(2)} ms  p99 ${percentile(samples.rest, 0.99).toFixed(2)} ms`,
+      `  ${pair.mcp.padEnd(24)} p50 ${percentile(samples.mcp, 0.5).toFixed(2)} ms  p99 ${percentile(samples.mcp, 0.99).toFixed(2)} ms`,
       `  MCP : REST at p50 ${ratio.toFixed(2)}x (target <= ${TARGET_RATIO}x): ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`,
-    ].join('\n') + '\n',
-  );
+    );
+  }
+  process.stdout.write(lines.join('\n') + '\n');
 } finally {
   await Promise.all([rest.close(), mcp.close()]);
   server.close();
@@ -119,3 +143,27 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 process.exit(0);
+
+interface Timed {
+  elapsed: number;
+  /** Whether the answer was the one asked for. */
+  check: boolean;
+}
+
+/** A REST call and the MCP request that answers the same, compared at p50. */
+interface Pair {
+  rest: string;
+  mcp: string;
+  restCall: (id: number) => Promise<Timed>;
+  mcpCall: (id: number) => Promise<Timed>;
+}
+
+/** The same pair, the MCP request sent first: [REST, MCP]. */
+async function mcpFirst(pair: Pair, id: number) {
+  const second = await pair.mcpCall(id);
+  return [await pair.restCall(id), second] as const;
+}
+
+function percentile(values: number[], q: number): number {
+  return [...values].sort((x, y) => x - y)[Math.ceil(q * values.length) - 1]!;
+}

@@ -2021,6 +2021,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2053,6 +2055,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2078,6 +2082,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2104,6 +2110,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2132,6 +2140,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2157,6 +2167,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2175,6 +2187,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2200,6 +2214,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2218,6 +2234,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2237,6 +2255,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2255,6 +2275,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2273,6 +2295,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2321,6 +2345,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2348,6 +2374,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2378,6 +2406,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2414,6 +2444,24 @@ export interface components {
         "X-RateLimit-Remaining-client": number;
         /** @description Whole seconds until the client's burst window rolls over (1 to 60). */
         "X-RateLimit-Reset-client": number;
+        /**
+         * @description The IETF httpapi field (draft-ietf-httpapi-ratelimit-headers), a Structured Fields List (RFC 9651):
+         *     one member per window that applies to this request, named as the 429 body's `window`, with
+         *     `q` its limit and `w` its length in seconds. The governing budget's burst and sustained
+         *     windows come first, then the client fence's on authenticated requests. Unlike
+         *     `X-RateLimit-*-client`, nothing is repeated where no client fence applies.
+         * @example "account-burst";q=400;w=60, "account-sustained";q=8000;w=3600, "client-burst";q=240;w=60, "client-sustained";q=4000;w=3600
+         */
+        "RateLimit-Policy": string;
+        /**
+         * @description The IETF httpapi field, a Structured Fields List: the same windows as `RateLimit-Policy`, in
+         *     the same order, with `r` the budget left after this request (as it stands, on a 429: the
+         *     window that refused shows `r=0`) and `t` the whole seconds until the window rolls over. It
+         *     agrees with the `X-RateLimit-*` headers of the same response; a 429's `Retry-After` is never
+         *     shorter than the `t` of the window that refused.
+         * @example "account-burst";r=380;t=17, "account-sustained";r=7720;t=2417, "client-burst";r=239;t=17, "client-sustained";r=3990;t=2417
+         */
+        RateLimit: string;
         /** @description Whole seconds to wait before retrying. */
         "Retry-After": number;
         /** @description Where the created resource is. */
@@ -2463,6 +2511,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2482,6 +2532,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2533,6 +2585,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2553,6 +2607,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2584,6 +2640,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2619,6 +2677,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2639,6 +2699,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2684,6 +2746,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2717,6 +2781,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2759,6 +2825,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2777,6 +2845,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2802,6 +2872,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2830,6 +2902,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2861,6 +2935,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2894,6 +2970,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2942,6 +3020,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2981,6 +3061,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3024,6 +3106,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3077,6 +3161,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3100,6 +3186,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3134,6 +3222,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3172,6 +3262,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3217,6 +3309,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3255,6 +3349,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3295,6 +3391,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3314,6 +3412,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3338,6 +3438,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3378,6 +3480,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3414,6 +3518,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3452,6 +3558,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3489,6 +3597,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3527,6 +3637,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3565,6 +3677,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3601,6 +3715,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3632,6 +3748,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3681,6 +3799,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3699,6 +3819,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3715,6 +3837,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3743,6 +3867,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3762,6 +3888,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3793,6 +3921,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3836,6 +3966,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3885,6 +4017,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3899,6 +4033,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3932,6 +4068,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3946,6 +4084,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3970,6 +4110,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4007,6 +4149,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4047,6 +4191,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4084,6 +4230,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4120,6 +4268,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4155,6 +4305,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4182,6 +4334,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4215,6 +4369,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4252,6 +4408,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4369,6 +4527,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4399,6 +4559,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4429,6 +4591,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4460,6 +4624,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4491,6 +4657,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4522,6 +4690,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -2,15 +2,51 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler, t
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Implementation } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  type Implementation,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
 import { callerOf, type Caller } from '../http/caller.js';
 import { callerIn } from '../http/request-state.js';
 import { AppError } from '../platform/errors.js';
+import type { Complete } from './completions.js';
+import type { Prompts } from './prompt-gets.js';
+import type { Resources } from './resource-reads.js';
 import type { ToolCalls } from './tool-calls.js';
+
+/** What /mcp serves: the tools, the resources, the prompts and the completions of their arguments. */
+export interface McpFeatures {
+  tools: ToolCalls;
+  resources: Resources;
+  prompts: Prompts;
+  complete: Complete;
+}
+
+/**
+ * No `listChanged` (nothing changes while the server runs) and no resource subscriptions: stateless,
+ * each POST answered with one JSON body, there is no stream to notify on. `logging` only takes the level
+ * (the SDK's server answers logging/setLevel): nothing here sends log messages.
+ */
+const CAPABILITIES: ServerCapabilities = {
+  tools: { listChanged: false },
+  resources: { listChanged: false },
+  prompts: { listChanged: false },
+  completions: {},
+  logging: {},
+};
 
 const INSTRUCTIONS =
   'Tools over the signed-in account of the Task Service: its tasks, connected accounts and sync jobs. ' +
-  'A refused call answers with `code` in its structured content; on RATE_LIMIT_EXCEEDED wait `retryAfterSeconds` before calling again.';
+  'A refused call answers with `code` in its structured content; on RATE_LIMIT_EXCEEDED wait `retryAfterSeconds` before calling again. ' +
+  'Resources: task://{taskId} (one task), tasks://open (the open tasks, a page at a time) and usage://me (caps and budgets), as the REST API answers them.';
 
 /**
  * POST /mcp, the handle step of its route (after the caller is identified and the budgets are spent):
@@ -18,14 +54,20 @@ const INSTRUCTIONS =
  * without sessions). `renderRefusal`, the route's MCP-style renderer, turns a spent-out budget into the
  * tool result of a `tools/call`.
  */
-export function createMcpHandlers(tools: ToolCalls, serverInfo: Implementation): { handle: RequestHandler; renderRefusal: ErrorRequestHandler } {
+export function createMcpHandlers({ tools, resources, prompts, complete }: McpFeatures, serverInfo: Implementation): { handle: RequestHandler; renderRefusal: ErrorRequestHandler } {
   // Shared: left to itself, every SDK server builds an Ajv of its own, which costs more than the rest of a call.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const serve = async (req: Request, res: Response, caller: Caller, refusal?: AppError) => {
-    const server = new Server(serverInfo, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator });
+    const server = new Server(serverInfo, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, jsonSchemaValidator });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.listed] }));
     server.setRequestHandler(CallToolRequestSchema, (request) => tools.call(request.params.name, request.params.arguments, caller, refusal));
-    // One JSON answer per POST, no event stream: the tools answer at once and send no notifications.
+    server.setRequestHandler(ListResourcesRequestSchema, (request) => resources.list(request.params?.cursor, caller));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [...resources.templates] }));
+    server.setRequestHandler(ReadResourceRequestSchema, (request) => resources.read(request.params.uri, caller));
+    server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [...prompts.listed] }));
+    server.setRequestHandler(GetPromptRequestSchema, (request) => prompts.get(request.params.name, request.params.arguments, caller));
+    server.setRequestHandler(CompleteRequestSchema, (request) => complete(request.params, caller));
+    // One JSON answer per POST, no event stream: everything answers at once and sends no notifications.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
