@@ -126,15 +126,18 @@ def sync_detailed(
     is a Client ID Metadata Document (`client_id_metadata_document_supported`), see `/oauth/authorize`.
 
     `scope`, when registered, bounds what the client may ask for and is what it gets when an
-    authorisation request names no scope; without it, all four scopes. A body that is not an object
-    of the documented field types gets 400 `VALIDATION_FAILED` in the common error body.
+    authorisation request names no scope; without it, all four scopes. A body that does not match the
+    schema (malformed JSON and NUL characters included) is 400 `invalid_client_metadata` as well.
 
     The CLI (`taskctl`) is built in: `client_id=taskctl`, redirect URIs `http://127.0.0.1/callback`
     and `http://[::1]/callback` (any port), all four scopes.
 
     Args:
-        body (OAuthClientRegistrationRequest): RFC 7591 client metadata; values are checked by the
-            server (see the operation) so refusals are RFC 7591 errors.
+        body (OAuthClientRegistrationRequest): RFC 7591 client metadata. What the schema states is
+            refused with `invalid_client_metadata`, as the
+            server's own checks are; `redirect_uris` are checked by the server only (see the
+            operation), so
+            their refusals keep RFC 7591's `invalid_redirect_uri`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -179,15 +182,18 @@ def sync(
     is a Client ID Metadata Document (`client_id_metadata_document_supported`), see `/oauth/authorize`.
 
     `scope`, when registered, bounds what the client may ask for and is what it gets when an
-    authorisation request names no scope; without it, all four scopes. A body that is not an object
-    of the documented field types gets 400 `VALIDATION_FAILED` in the common error body.
+    authorisation request names no scope; without it, all four scopes. A body that does not match the
+    schema (malformed JSON and NUL characters included) is 400 `invalid_client_metadata` as well.
 
     The CLI (`taskctl`) is built in: `client_id=taskctl`, redirect URIs `http://127.0.0.1/callback`
     and `http://[::1]/callback` (any port), all four scopes.
 
     Args:
-        body (OAuthClientRegistrationRequest): RFC 7591 client metadata; values are checked by the
-            server (see the operation) so refusals are RFC 7591 errors.
+        body (OAuthClientRegistrationRequest): RFC 7591 client metadata. What the schema states is
+            refused with `invalid_client_metadata`, as the
+            server's own checks are; `redirect_uris` are checked by the server only (see the
+            operation), so
+            their refusals keep RFC 7591's `invalid_redirect_uri`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -227,15 +233,18 @@ async def asyncio_detailed(
     is a Client ID Metadata Document (`client_id_metadata_document_supported`), see `/oauth/authorize`.
 
     `scope`, when registered, bounds what the client may ask for and is what it gets when an
-    authorisation request names no scope; without it, all four scopes. A body that is not an object
-    of the documented field types gets 400 `VALIDATION_FAILED` in the common error body.
+    authorisation request names no scope; without it, all four scopes. A body that does not match the
+    schema (malformed JSON and NUL characters included) is 400 `invalid_client_metadata` as well.
 
     The CLI (`taskctl`) is built in: `client_id=taskctl`, redirect URIs `http://127.0.0.1/callback`
     and `http://[::1]/callback` (any port), all four scopes.
 
     Args:
-        body (OAuthClientRegistrationRequest): RFC 7591 client metadata; values are checked by the
-            server (see the operation) so refusals are RFC 7591 errors.
+        body (OAuthClientRegistrationRequest): RFC 7591 client metadata. What the schema states is
+            refused with `invalid_client_metadata`, as the
+            server's own checks are; `redirect_uris` are checked by the server only (see the
+            operation), so
+            their refusals keep RFC 7591's `invalid_redirect_uri`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -278,15 +287,18 @@ async def asyncio(
     is a Client ID Metadata Document (`client_id_metadata_document_supported`), see `/oauth/authorize`.
 
     `scope`, when registered, bounds what the client may ask for and is what it gets when an
-    authorisation request names no scope; without it, all four scopes. A body that is not an object
-    of the documented field types gets 400 `VALIDATION_FAILED` in the common error body.
+    authorisation request names no scope; without it, all four scopes. A body that does not match the
+    schema (malformed JSON and NUL characters included) is 400 `invalid_client_metadata` as well.
 
     The CLI (`taskctl`) is built in: `client_id=taskctl`, redirect URIs `http://127.0.0.1/callback`
     and `http://[::1]/callback` (any port), all four scopes.
 
     Args:
-        body (OAuthClientRegistrationRequest): RFC 7591 client metadata; values are checked by the
-            server (see the operation) so refusals are RFC 7591 errors.
+        body (OAuthClientRegistrationRequest): RFC 7591 client metadata. What the schema states is
+            refused with `invalid_client_metadata`, as the
+            server's own checks are; `redirect_uris` are checked by the server only (see the
+            operation), so
+            their refusals keep RFC 7591's `invalid_redirect_uri`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

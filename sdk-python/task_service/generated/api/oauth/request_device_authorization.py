@@ -126,8 +126,11 @@ def sync_detailed(
     IP).
 
     Args:
-        body (DeviceAuthorizationRequest): RFC 8628 §3.1; the server checks the values so refusals
-            are RFC 6749 §5.2 errors.
+        body (DeviceAuthorizationRequest): RFC 8628 §3.1. The schema states what every refusal of
+            it shares (`invalid_request`); which client
+            may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets
+            (`invalid_scope`, RFC 6749
+            §5.2, also for a malformed scope) are checked by the server.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -168,8 +171,11 @@ def sync(
     IP).
 
     Args:
-        body (DeviceAuthorizationRequest): RFC 8628 §3.1; the server checks the values so refusals
-            are RFC 6749 §5.2 errors.
+        body (DeviceAuthorizationRequest): RFC 8628 §3.1. The schema states what every refusal of
+            it shares (`invalid_request`); which client
+            may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets
+            (`invalid_scope`, RFC 6749
+            §5.2, also for a malformed scope) are checked by the server.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -205,8 +211,11 @@ async def asyncio_detailed(
     IP).
 
     Args:
-        body (DeviceAuthorizationRequest): RFC 8628 §3.1; the server checks the values so refusals
-            are RFC 6749 §5.2 errors.
+        body (DeviceAuthorizationRequest): RFC 8628 §3.1. The schema states what every refusal of
+            it shares (`invalid_request`); which client
+            may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets
+            (`invalid_scope`, RFC 6749
+            §5.2, also for a malformed scope) are checked by the server.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -245,8 +254,11 @@ async def asyncio(
     IP).
 
     Args:
-        body (DeviceAuthorizationRequest): RFC 8628 §3.1; the server checks the values so refusals
-            are RFC 6749 §5.2 errors.
+        body (DeviceAuthorizationRequest): RFC 8628 §3.1. The schema states what every refusal of
+            it shares (`invalid_request`); which client
+            may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets
+            (`invalid_scope`, RFC 6749
+            §5.2, also for a malformed scope) are checked by the server.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
