@@ -2331,8 +2331,8 @@ export interface components {
             };
         };
         /**
-         * @description An OAuth protocol error (RFC 6749 §5.2, RFC 8628 §3.5), or a form whose fields are longer than the
-         *     schema allows (`VALIDATION_FAILED`, common error body).
+         * @description An OAuth protocol error (RFC 6749 §5.2, RFC 8628 §3.5). A form that does not match the schema
+         *     (malformed, a NUL character, a field too long) is `invalid_request` too.
          */
         OAuthRequestError: {
             headers: {
@@ -2356,12 +2356,12 @@ export interface components {
                  *       "error_description": "This client may not use the device authorization grant."
                  *     }
                  */
-                "application/json": components["schemas"]["OAuthError"] | components["schemas"]["Error"];
+                "application/json": components["schemas"]["OAuthError"];
             };
         };
         /**
-         * @description Refused metadata (RFC 7591 §3.2.2: `invalid_redirect_uri`, `invalid_client_metadata`), or a body
-         *     that is not an object of the documented field types (`VALIDATION_FAILED`, common error body).
+         * @description Refused metadata (RFC 7591 §3.2.2: `invalid_redirect_uri`, `invalid_client_metadata`). A body that
+         *     is not JSON, or not an object of the documented field types, is `invalid_client_metadata` too.
          */
         OAuthRegistrationError: {
             headers: {
@@ -2385,7 +2385,7 @@ export interface components {
                  *       "error_description": "http://app.example.com/cb: http redirect URIs must be on a loopback host (127.0.0.1, [::1], localhost)."
                  *     }
                  */
-                "application/json": components["schemas"]["OAuthError"] | components["schemas"]["Error"];
+                "application/json": components["schemas"]["OAuthError"];
             };
         };
         /**

@@ -33,30 +33,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | OAuthError | OAuthClientRegistration | None:
+) -> Error | OAuthClientRegistration | OAuthError | None:
     if response.status_code == 201:
         response_201 = OAuthClientRegistration.from_dict(response.json())
 
         return response_201
 
     if response.status_code == 400:
-
-        def _parse_response_400(data: object) -> Error | OAuthError:
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                response_400_type_0 = OAuthError.from_dict(data)
-
-                return response_400_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            if not isinstance(data, dict):
-                raise TypeError()
-            response_400_type_1 = Error.from_dict(data)
-
-            return response_400_type_1
-
-        response_400 = _parse_response_400(response.json())
+        response_400 = OAuthError.from_dict(response.json())
 
         return response_400
 
@@ -93,7 +77,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | OAuthError | OAuthClientRegistration]:
+) -> Response[Error | OAuthClientRegistration | OAuthError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,7 +90,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: OAuthClientRegistrationRequest,
-) -> Response[Error | OAuthError | OAuthClientRegistration]:
+) -> Response[Error | OAuthClientRegistration | OAuthError]:
     """Dynamic client registration (RFC 7591)
 
      Public clients only: `token_endpoint_auth_method` must be `none` (or absent); no secret is issued.
@@ -144,7 +128,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Error | OAuthError | OAuthClientRegistration]
+        Response[Error | OAuthClientRegistration | OAuthError]
     """
 
     kwargs = _get_kwargs(
@@ -162,7 +146,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: OAuthClientRegistrationRequest,
-) -> Error | OAuthError | OAuthClientRegistration | None:
+) -> Error | OAuthClientRegistration | OAuthError | None:
     """Dynamic client registration (RFC 7591)
 
      Public clients only: `token_endpoint_auth_method` must be `none` (or absent); no secret is issued.
@@ -200,7 +184,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Error | OAuthError | OAuthClientRegistration
+        Error | OAuthClientRegistration | OAuthError
     """
 
     return sync_detailed(
@@ -213,7 +197,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: OAuthClientRegistrationRequest,
-) -> Response[Error | OAuthError | OAuthClientRegistration]:
+) -> Response[Error | OAuthClientRegistration | OAuthError]:
     """Dynamic client registration (RFC 7591)
 
      Public clients only: `token_endpoint_auth_method` must be `none` (or absent); no secret is issued.
@@ -251,7 +235,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Error | OAuthError | OAuthClientRegistration]
+        Response[Error | OAuthClientRegistration | OAuthError]
     """
 
     kwargs = _get_kwargs(
@@ -267,7 +251,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: OAuthClientRegistrationRequest,
-) -> Error | OAuthError | OAuthClientRegistration | None:
+) -> Error | OAuthClientRegistration | OAuthError | None:
     """Dynamic client registration (RFC 7591)
 
      Public clients only: `token_endpoint_auth_method` must be `none` (or absent); no secret is issued.
@@ -305,7 +289,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Error | OAuthError | OAuthClientRegistration
+        Error | OAuthClientRegistration | OAuthError
     """
 
     return (

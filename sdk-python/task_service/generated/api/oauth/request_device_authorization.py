@@ -39,23 +39,7 @@ def _parse_response(
         return response_200
 
     if response.status_code == 400:
-
-        def _parse_response_400(data: object) -> Error | OAuthError:
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                response_400_type_0 = OAuthError.from_dict(data)
-
-                return response_400_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            if not isinstance(data, dict):
-                raise TypeError()
-            response_400_type_1 = Error.from_dict(data)
-
-            return response_400_type_1
-
-        response_400 = _parse_response_400(response.json())
+        response_400 = OAuthError.from_dict(response.json())
 
         return response_400
 
@@ -137,7 +121,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DeviceAuthorizationResponse | Error | Error | OAuthError | OAuthError]
+        Response[DeviceAuthorizationResponse | Error | OAuthError]
     """
 
     kwargs = _get_kwargs(
@@ -182,7 +166,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DeviceAuthorizationResponse | Error | Error | OAuthError | OAuthError
+        DeviceAuthorizationResponse | Error | OAuthError
     """
 
     return sync_detailed(
@@ -222,7 +206,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DeviceAuthorizationResponse | Error | Error | OAuthError | OAuthError]
+        Response[DeviceAuthorizationResponse | Error | OAuthError]
     """
 
     kwargs = _get_kwargs(
@@ -265,7 +249,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DeviceAuthorizationResponse | Error | Error | OAuthError | OAuthError
+        DeviceAuthorizationResponse | Error | OAuthError
     """
 
     return (
