@@ -620,8 +620,8 @@ export interface paths {
          *     is a Client ID Metadata Document (`client_id_metadata_document_supported`), see `/oauth/authorize`.
          *
          *     `scope`, when registered, bounds what the client may ask for and is what it gets when an
-         *     authorisation request names no scope; without it, all four scopes. A body that is not an object
-         *     of the documented field types gets 400 `VALIDATION_FAILED` in the common error body.
+         *     authorisation request names no scope; without it, all four scopes. A body that does not match the
+         *     schema (malformed JSON and NUL characters included) is 400 `invalid_client_metadata` as well.
          *
          *     The CLI (`taskctl`) is built in: `client_id=taskctl`, redirect URIs `http://127.0.0.1/callback`
          *     and `http://[::1]/callback` (any port), all four scopes.
@@ -719,8 +719,8 @@ export interface paths {
          *     faster than `interval` seconds, 400 `slow_down` (and the interval grows by 5 s); denied,
          *     `access_denied`; past its 600 s, `expired_token`; a used or unknown code, `invalid_grant`.
          *
-         *     The parameters are checked here, not by the schema: errors are RFC 6749 §5.2 bodies (`error`,
-         *     `error_description`), 400 except `invalid_client` (401). Spends the strict sign-in budget of this
+         *     Errors are RFC 6749 §5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
+         *     a form that does not match the schema is `invalid_request`. Spends the strict sign-in budget of this
          *     endpoint (by client IP); its 429s use the common error body.
          */
         post: operations["issueOAuthToken"];
@@ -1802,7 +1802,9 @@ export interface components {
             resource_documentation?: string;
         };
         /**
-         * @description RFC 7591 client metadata; values are checked by the server (see the operation) so refusals are RFC 7591 errors.
+         * @description RFC 7591 client metadata. What the schema states is refused with `invalid_client_metadata`, as the
+         *     server's own checks are; `redirect_uris` are checked by the server only (see the operation), so
+         *     their refusals keep RFC 7591's `invalid_redirect_uri`.
          * @example {
          *       "client_name": "Acme Planner",
          *       "redirect_uris": [
@@ -1820,20 +1822,22 @@ export interface components {
          *     }
          */
         OAuthClientRegistrationRequest: {
-            /** @description At most 200 characters. */
             client_name?: string;
             /** @description 1 to 10 URIs of at most 2048 characters (required). */
             redirect_uris?: string[];
-            /** @description `none` only. */
-            token_endpoint_auth_method?: string;
-            /** @description `authorization_code` and `refresh_token` only (the default). */
-            grant_types?: string[];
+            /** @enum {string} */
+            token_endpoint_auth_method?: "none";
+            /** @description `authorization_code`, and `refresh_token` (both, the default). */
+            grant_types?: ("authorization_code" | "refresh_token")[];
             /** @description `code` only (the default). */
-            response_types?: string[];
-            /** @description Space-separated subset of the four scopes. */
+            response_types?: "code"[];
+            /** @description Space-separated (RFC 6749 §3.3) names of the scopes, at least one. */
             scope?: string;
-            /** @description `native` (redirect URIs on loopback http or a private-use scheme) or `web` (https redirect URIs). When absent, what the redirect URIs say. */
-            application_type?: string;
+            /**
+             * @description `native` (redirect URIs on loopback http or a private-use scheme) or `web` (https redirect URIs). When absent, what the redirect URIs say.
+             * @enum {string}
+             */
+            application_type?: "native" | "web";
         };
         /**
          * @example {
@@ -1868,7 +1872,9 @@ export interface components {
             application_type?: "native" | "web";
         };
         /**
-         * @description RFC 6749 §4.1.3 and §6; the server checks the values so refusals are RFC 6749 §5.2 errors.
+         * @description RFC 6749 §4.1.3 and §6. The schema states what every refusal of it shares (`invalid_request`); the
+         *     values with an error code of their own (`unsupported_grant_type`, `invalid_scope`, `invalid_target`,
+         *     `invalid_grant`, `invalid_client`) are checked by the server.
          * @example {
          *       "grant_type": "authorization_code",
          *       "code": "SplxlOBeZQQYbYS6WxSbIA",
@@ -1878,8 +1884,8 @@ export interface components {
          *     }
          */
         OAuthTokenRequest: {
-            /** @description `authorization_code`, `refresh_token` or `urn:ietf:params:oauth:grant-type:device_code` (required). */
-            grant_type?: string;
+            /** @description `authorization_code`, `refresh_token` or `urn:ietf:params:oauth:grant-type:device_code`; another value is `unsupported_grant_type`. */
+            grant_type: string;
             code?: string;
             redirect_uri?: string;
             /** @description Required. */
@@ -1923,8 +1929,8 @@ export interface components {
          *     }
          */
         OAuthRevokeRequest: {
-            /** @description A refresh or access token (required). */
-            token?: string;
+            /** @description A refresh or access token. */
+            token: string;
             /** @description `access_token` or `refresh_token`; optional, and any value is only a hint (RFC 7009 §2.1): the token is looked up either way. */
             token_type_hint?: string;
             client_id?: string;
@@ -1971,16 +1977,18 @@ export interface components {
             resource?: string;
         };
         /**
-         * @description RFC 8628 §3.1; the server checks the values so refusals are RFC 6749 §5.2 errors.
+         * @description RFC 8628 §3.1. The schema states what every refusal of it shares (`invalid_request`); which client
+         *     may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets (`invalid_scope`, RFC 6749
+         *     §5.2, also for a malformed scope) are checked by the server.
          * @example {
          *       "client_id": "taskctl",
          *       "scope": "tasks:read tasks:write"
          *     }
          */
         DeviceAuthorizationRequest: {
-            /** @description `taskctl` (required). */
-            client_id?: string;
-            /** @description Space-separated scopes. */
+            /** @description `taskctl`. */
+            client_id: string;
+            /** @description Space-separated scope names (RFC 6749 §3.3). */
             scope?: string;
         };
         /**
@@ -2017,7 +2025,8 @@ export interface components {
          *     }
          */
         DeviceVerificationForm: {
-            user_code?: string;
+            /** @description The code the page was shown for (its hidden field). */
+            user_code: string;
             csrf_token?: string;
             /** @enum {string} */
             decision?: "allow" | "deny";
@@ -2430,8 +2439,8 @@ export interface components {
             };
         };
         /**
-         * @description An OAuth protocol error (RFC 6749 §5.2, RFC 8628 §3.5), or a form whose fields are longer than the
-         *     schema allows (`VALIDATION_FAILED`, common error body).
+         * @description An OAuth protocol error (RFC 6749 §5.2, RFC 8628 §3.5). A form that does not match the schema
+         *     (malformed, a NUL character, a field too long) is `invalid_request` too.
          */
         OAuthRequestError: {
             headers: {
@@ -2455,12 +2464,12 @@ export interface components {
                  *       "error_description": "This client may not use the device authorization grant."
                  *     }
                  */
-                "application/json": components["schemas"]["OAuthError"] | components["schemas"]["Error"];
+                "application/json": components["schemas"]["OAuthError"];
             };
         };
         /**
-         * @description Refused metadata (RFC 7591 §3.2.2: `invalid_redirect_uri`, `invalid_client_metadata`), or a body
-         *     that is not an object of the documented field types (`VALIDATION_FAILED`, common error body).
+         * @description Refused metadata (RFC 7591 §3.2.2: `invalid_redirect_uri`, `invalid_client_metadata`). A body that
+         *     is not JSON, or not an object of the documented field types, is `invalid_client_metadata` too.
          */
         OAuthRegistrationError: {
             headers: {
@@ -2484,7 +2493,7 @@ export interface components {
                  *       "error_description": "http://app.example.com/cb: http redirect URIs must be on a loopback host (127.0.0.1, [::1], localhost)."
                  *     }
                  */
-                "application/json": components["schemas"]["OAuthError"] | components["schemas"]["Error"];
+                "application/json": components["schemas"]["OAuthError"];
             };
         };
         /**
@@ -4475,7 +4484,7 @@ export interface operations {
     showDeviceVerification: {
         parameters: {
             query?: {
-                /** @description The code the device shows, in any case, with or without the dash. */
+                /** @description The code the device shows, in any case, with or without the dash; not empty (leave it out for the code page). */
                 user_code?: string;
             };
             header?: never;

@@ -20,7 +20,9 @@
 # Options: --docker (or CONFORMANCE_DOCKER=1) runs the official Schemathesis image instead of the virtual
 # environment; --if-installed skips (and passes) when Schemathesis is not installed.
 # Settings: CONFORMANCE_SEED (fixed by default), CONFORMANCE_MAX_EXAMPLES (per operation and phase),
-# CONFORMANCE_DATABASE (sqlite | postgres), TEST_POSTGRES_URL (PostgreSQL admin URL).
+# CONFORMANCE_DATABASE (sqlite | postgres), TEST_POSTGRES_URL (PostgreSQL admin URL), CONFORMANCE_STRICT=1
+# (the positive-data allowances of schemathesis.toml set back to the defaults, to list which operations refuse
+# schema-valid input).
 # Exits non-zero when any check fails; the report is printed, JUnit XML lands in .conformance/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -131,7 +133,10 @@ CONFORMANCE_CONNECTOR_ACCOUNT_ID=${CONFORMANCE_CONNECTOR_ACCOUNT_ID:-00000000-00
 # One config per pass: the shared settings plus how that pass signs in.
 config_for() {
   local pass=$1 file="$WORK/$1.toml"
-  sed "s|@FEED_URL@|$FEED_URL|" scripts/conformance/schemathesis.toml >"$file"
+  # Strict: every operation back to Schemathesis's own expected statuses (2xx, 3xx, 401, 403, 404, 409, 429, 5xx).
+  local strict=''
+  [ "${CONFORMANCE_STRICT:-0}" = 1 ] && strict='s/^checks\.positive_data_acceptance\.expected-statuses = .*/checks.positive_data_acceptance.expected-statuses = ["2XX", "3XX", 401, 403, 404, 409, 429, "5XX"]/'
+  sed -e "s|@FEED_URL@|$FEED_URL|" ${strict:+-e "$strict"} scripts/conformance/schemathesis.toml >"$file"
   case "$pass" in
     bearer) printf '\n[auth.dynamic.openapi.bearerAuth]\npath = "/auth/login"\npayload = { email = "${CONFORMANCE_EMAIL_USED}", password = "${CONFORMANCE_PASSWORD_USED}" }\nextract_selector = "/accessToken"\n' ;;
     api-token) printf '\n[auth.openapi.apiToken]\nbearer = "${CONFORMANCE_API_TOKEN}"\n' ;;

@@ -42,6 +42,18 @@ from .o_auth_client_registration_application_type import (
     OAuthClientRegistrationApplicationType,
 )
 from .o_auth_client_registration_request import OAuthClientRegistrationRequest
+from .o_auth_client_registration_request_application_type import (
+    OAuthClientRegistrationRequestApplicationType,
+)
+from .o_auth_client_registration_request_grant_types_item import (
+    OAuthClientRegistrationRequestGrantTypesItem,
+)
+from .o_auth_client_registration_request_response_types_item import (
+    OAuthClientRegistrationRequestResponseTypesItem,
+)
+from .o_auth_client_registration_request_token_endpoint_auth_method import (
+    OAuthClientRegistrationRequestTokenEndpointAuthMethod,
+)
 from .o_auth_client_registration_token_endpoint_auth_method import (
     OAuthClientRegistrationTokenEndpointAuthMethod,
 )
@@ -125,6 +137,10 @@ __all__ = (
     "OAuthClientRegistration",
     "OAuthClientRegistrationApplicationType",
     "OAuthClientRegistrationRequest",
+    "OAuthClientRegistrationRequestApplicationType",
+    "OAuthClientRegistrationRequestGrantTypesItem",
+    "OAuthClientRegistrationRequestResponseTypesItem",
+    "OAuthClientRegistrationRequestTokenEndpointAuthMethod",
     "OAuthClientRegistrationTokenEndpointAuthMethod",
     "OAuthError",
     "OAuthRevokeRequest",

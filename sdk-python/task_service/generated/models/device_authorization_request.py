@@ -13,14 +13,16 @@ T = TypeVar("T", bound="DeviceAuthorizationRequest")
 
 @_attrs_define
 class DeviceAuthorizationRequest:
-    """RFC 8628 §3.1; the server checks the values so refusals are RFC 6749 §5.2 errors.
+    """RFC 8628 §3.1. The schema states what every refusal of it shares (`invalid_request`); which client
+    may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets (`invalid_scope`, RFC 6749
+    §5.2, also for a malformed scope) are checked by the server.
 
-    Attributes:
-        client_id (str | Unset): `taskctl` (required).
-        scope (str | Unset): Space-separated scopes.
+        Attributes:
+            client_id (str): `taskctl`.
+            scope (str | Unset): Space-separated scope names (RFC 6749 §3.3).
     """
 
-    client_id: str | Unset = UNSET
+    client_id: str
     scope: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -31,9 +33,11 @@ class DeviceAuthorizationRequest:
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
-        field_dict.update({})
-        if client_id is not UNSET:
-            field_dict["client_id"] = client_id
+        field_dict.update(
+            {
+                "client_id": client_id,
+            }
+        )
         if scope is not UNSET:
             field_dict["scope"] = scope
 
@@ -42,7 +46,7 @@ class DeviceAuthorizationRequest:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        client_id = d.pop("client_id", UNSET)
+        client_id = d.pop("client_id")
 
         scope = d.pop("scope", UNSET)
 

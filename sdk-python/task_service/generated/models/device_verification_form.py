@@ -16,14 +16,14 @@ T = TypeVar("T", bound="DeviceVerificationForm")
 class DeviceVerificationForm:
     """
     Attributes:
-        user_code (str | Unset):
+        user_code (str): The code the page was shown for (its hidden field).
         csrf_token (str | Unset):
         decision (DeviceVerificationFormDecision | Unset):
         email (str | Unset):
         password (str | Unset):
     """
 
-    user_code: str | Unset = UNSET
+    user_code: str
     csrf_token: str | Unset = UNSET
     decision: DeviceVerificationFormDecision | Unset = UNSET
     email: str | Unset = UNSET
@@ -45,9 +45,11 @@ class DeviceVerificationForm:
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
-        field_dict.update({})
-        if user_code is not UNSET:
-            field_dict["user_code"] = user_code
+        field_dict.update(
+            {
+                "user_code": user_code,
+            }
+        )
         if csrf_token is not UNSET:
             field_dict["csrf_token"] = csrf_token
         if decision is not UNSET:
@@ -62,7 +64,7 @@ class DeviceVerificationForm:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        user_code = d.pop("user_code", UNSET)
+        user_code = d.pop("user_code")
 
         csrf_token = d.pop("csrf_token", UNSET)
 

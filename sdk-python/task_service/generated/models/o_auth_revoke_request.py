@@ -15,13 +15,13 @@ T = TypeVar("T", bound="OAuthRevokeRequest")
 class OAuthRevokeRequest:
     """
     Attributes:
-        token (str | Unset): A refresh or access token (required).
+        token (str): A refresh or access token.
         token_type_hint (str | Unset): `access_token` or `refresh_token`; optional, and any value is only a hint (RFC
             7009 §2.1): the token is looked up either way.
         client_id (str | Unset):
     """
 
-    token: str | Unset = UNSET
+    token: str
     token_type_hint: str | Unset = UNSET
     client_id: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -35,9 +35,11 @@ class OAuthRevokeRequest:
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
-        field_dict.update({})
-        if token is not UNSET:
-            field_dict["token"] = token
+        field_dict.update(
+            {
+                "token": token,
+            }
+        )
         if token_type_hint is not UNSET:
             field_dict["token_type_hint"] = token_type_hint
         if client_id is not UNSET:
@@ -48,7 +50,7 @@ class OAuthRevokeRequest:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        token = d.pop("token", UNSET)
+        token = d.pop("token")
 
         token_type_hint = d.pop("token_type_hint", UNSET)
 

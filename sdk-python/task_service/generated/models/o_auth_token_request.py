@@ -13,28 +13,30 @@ T = TypeVar("T", bound="OAuthTokenRequest")
 
 @_attrs_define
 class OAuthTokenRequest:
-    """RFC 6749 §4.1.3 and §6; the server checks the values so refusals are RFC 6749 §5.2 errors.
+    """RFC 6749 §4.1.3 and §6. The schema states what every refusal of it shares (`invalid_request`); the
+    values with an error code of their own (`unsupported_grant_type`, `invalid_scope`, `invalid_target`,
+    `invalid_grant`, `invalid_client`) are checked by the server.
 
-    Attributes:
-        grant_type (str | Unset): `authorization_code`, `refresh_token` or `urn:ietf:params:oauth:grant-
-            type:device_code` (required).
-        code (str | Unset):
-        redirect_uri (str | Unset):
-        client_id (str | Unset): Required.
-        code_verifier (str | Unset): PKCE verifier, 43 to 128 characters of `[A-Za-z0-9-._~]`; required with
-            `authorization_code`.
-        refresh_token (str | Unset):
-        device_code (str | Unset): The `device_code` of `POST /oauth/device_authorization`; required with the
-            device_code grant.
-        scope (str | Unset):
-        resource (str | Unset): RFC 8707 resource indicator: `{PUBLIC_URL}` (this API) or `{PUBLIC_URL}/mcp` (the MCP
-            server). With
-            `authorization_code` it must name the resource the authorisation was for; with `refresh_token`,
-            the resource of the grant (a grant is bound to one resource; absent means that one). Anything else
-            is `invalid_target`.
+        Attributes:
+            grant_type (str): `authorization_code`, `refresh_token` or `urn:ietf:params:oauth:grant-type:device_code`;
+                another value is `unsupported_grant_type`.
+            code (str | Unset):
+            redirect_uri (str | Unset):
+            client_id (str | Unset): Required.
+            code_verifier (str | Unset): PKCE verifier, 43 to 128 characters of `[A-Za-z0-9-._~]`; required with
+                `authorization_code`.
+            refresh_token (str | Unset):
+            device_code (str | Unset): The `device_code` of `POST /oauth/device_authorization`; required with the
+                device_code grant.
+            scope (str | Unset):
+            resource (str | Unset): RFC 8707 resource indicator: `{PUBLIC_URL}` (this API) or `{PUBLIC_URL}/mcp` (the MCP
+                server). With
+                `authorization_code` it must name the resource the authorisation was for; with `refresh_token`,
+                the resource of the grant (a grant is bound to one resource; absent means that one). Anything else
+                is `invalid_target`.
     """
 
-    grant_type: str | Unset = UNSET
+    grant_type: str
     code: str | Unset = UNSET
     redirect_uri: str | Unset = UNSET
     client_id: str | Unset = UNSET
@@ -66,9 +68,11 @@ class OAuthTokenRequest:
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
-        field_dict.update({})
-        if grant_type is not UNSET:
-            field_dict["grant_type"] = grant_type
+        field_dict.update(
+            {
+                "grant_type": grant_type,
+            }
+        )
         if code is not UNSET:
             field_dict["code"] = code
         if redirect_uri is not UNSET:
@@ -91,7 +95,7 @@ class OAuthTokenRequest:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        grant_type = d.pop("grant_type", UNSET)
+        grant_type = d.pop("grant_type")
 
         code = d.pop("code", UNSET)
 

@@ -119,13 +119,16 @@ def sync_detailed(
     faster than `interval` seconds, 400 `slow_down` (and the interval grows by 5 s); denied,
     `access_denied`; past its 600 s, `expired_token`; a used or unknown code, `invalid_grant`.
 
-    The parameters are checked here, not by the schema: errors are RFC 6749 §5.2 bodies (`error`,
-    `error_description`), 400 except `invalid_client` (401). Spends the strict sign-in budget of this
+    Errors are RFC 6749 §5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
+    a form that does not match the schema is `invalid_request`. Spends the strict sign-in budget of this
     endpoint (by client IP); its 429s use the common error body.
 
     Args:
-        body (OAuthTokenRequest): RFC 6749 §4.1.3 and §6; the server checks the values so refusals
-            are RFC 6749 §5.2 errors.
+        body (OAuthTokenRequest): RFC 6749 §4.1.3 and §6. The schema states what every refusal of
+            it shares (`invalid_request`); the
+            values with an error code of their own (`unsupported_grant_type`, `invalid_scope`,
+            `invalid_target`,
+            `invalid_grant`, `invalid_client`) are checked by the server.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -175,13 +178,16 @@ def sync(
     faster than `interval` seconds, 400 `slow_down` (and the interval grows by 5 s); denied,
     `access_denied`; past its 600 s, `expired_token`; a used or unknown code, `invalid_grant`.
 
-    The parameters are checked here, not by the schema: errors are RFC 6749 §5.2 bodies (`error`,
-    `error_description`), 400 except `invalid_client` (401). Spends the strict sign-in budget of this
+    Errors are RFC 6749 §5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
+    a form that does not match the schema is `invalid_request`. Spends the strict sign-in budget of this
     endpoint (by client IP); its 429s use the common error body.
 
     Args:
-        body (OAuthTokenRequest): RFC 6749 §4.1.3 and §6; the server checks the values so refusals
-            are RFC 6749 §5.2 errors.
+        body (OAuthTokenRequest): RFC 6749 §4.1.3 and §6. The schema states what every refusal of
+            it shares (`invalid_request`); the
+            values with an error code of their own (`unsupported_grant_type`, `invalid_scope`,
+            `invalid_target`,
+            `invalid_grant`, `invalid_client`) are checked by the server.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -226,13 +232,16 @@ async def asyncio_detailed(
     faster than `interval` seconds, 400 `slow_down` (and the interval grows by 5 s); denied,
     `access_denied`; past its 600 s, `expired_token`; a used or unknown code, `invalid_grant`.
 
-    The parameters are checked here, not by the schema: errors are RFC 6749 §5.2 bodies (`error`,
-    `error_description`), 400 except `invalid_client` (401). Spends the strict sign-in budget of this
+    Errors are RFC 6749 §5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
+    a form that does not match the schema is `invalid_request`. Spends the strict sign-in budget of this
     endpoint (by client IP); its 429s use the common error body.
 
     Args:
-        body (OAuthTokenRequest): RFC 6749 §4.1.3 and §6; the server checks the values so refusals
-            are RFC 6749 §5.2 errors.
+        body (OAuthTokenRequest): RFC 6749 §4.1.3 and §6. The schema states what every refusal of
+            it shares (`invalid_request`); the
+            values with an error code of their own (`unsupported_grant_type`, `invalid_scope`,
+            `invalid_target`,
+            `invalid_grant`, `invalid_client`) are checked by the server.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -280,13 +289,16 @@ async def asyncio(
     faster than `interval` seconds, 400 `slow_down` (and the interval grows by 5 s); denied,
     `access_denied`; past its 600 s, `expired_token`; a used or unknown code, `invalid_grant`.
 
-    The parameters are checked here, not by the schema: errors are RFC 6749 §5.2 bodies (`error`,
-    `error_description`), 400 except `invalid_client` (401). Spends the strict sign-in budget of this
+    Errors are RFC 6749 §5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
+    a form that does not match the schema is `invalid_request`. Spends the strict sign-in budget of this
     endpoint (by client IP); its 429s use the common error body.
 
     Args:
-        body (OAuthTokenRequest): RFC 6749 §4.1.3 and §6; the server checks the values so refusals
-            are RFC 6749 §5.2 errors.
+        body (OAuthTokenRequest): RFC 6749 §4.1.3 and §6. The schema states what every refusal of
+            it shares (`invalid_request`); the
+            values with an error code of their own (`unsupported_grant_type`, `invalid_scope`,
+            `invalid_target`,
+            `invalid_grant`, `invalid_client`) are checked by the server.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

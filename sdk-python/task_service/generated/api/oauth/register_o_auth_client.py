@@ -33,30 +33,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | OAuthError | OAuthClientRegistration | None:
+) -> Error | OAuthClientRegistration | OAuthError | None:
     if response.status_code == 201:
         response_201 = OAuthClientRegistration.from_dict(response.json())
 
         return response_201
 
     if response.status_code == 400:
-
-        def _parse_response_400(data: object) -> Error | OAuthError:
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                response_400_type_0 = OAuthError.from_dict(data)
-
-                return response_400_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            if not isinstance(data, dict):
-                raise TypeError()
-            response_400_type_1 = Error.from_dict(data)
-
-            return response_400_type_1
-
-        response_400 = _parse_response_400(response.json())
+        response_400 = OAuthError.from_dict(response.json())
 
         return response_400
 
@@ -93,7 +77,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | OAuthError | OAuthClientRegistration]:
+) -> Response[Error | OAuthClientRegistration | OAuthError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,7 +90,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: OAuthClientRegistrationRequest,
-) -> Response[Error | OAuthError | OAuthClientRegistration]:
+) -> Response[Error | OAuthClientRegistration | OAuthError]:
     """Dynamic client registration (RFC 7591)
 
      Public clients only: `token_endpoint_auth_method` must be `none` (or absent); no secret is issued.
@@ -126,22 +110,25 @@ def sync_detailed(
     is a Client ID Metadata Document (`client_id_metadata_document_supported`), see `/oauth/authorize`.
 
     `scope`, when registered, bounds what the client may ask for and is what it gets when an
-    authorisation request names no scope; without it, all four scopes. A body that is not an object
-    of the documented field types gets 400 `VALIDATION_FAILED` in the common error body.
+    authorisation request names no scope; without it, all four scopes. A body that does not match the
+    schema (malformed JSON and NUL characters included) is 400 `invalid_client_metadata` as well.
 
     The CLI (`taskctl`) is built in: `client_id=taskctl`, redirect URIs `http://127.0.0.1/callback`
     and `http://[::1]/callback` (any port), all four scopes.
 
     Args:
-        body (OAuthClientRegistrationRequest): RFC 7591 client metadata; values are checked by the
-            server (see the operation) so refusals are RFC 7591 errors.
+        body (OAuthClientRegistrationRequest): RFC 7591 client metadata. What the schema states is
+            refused with `invalid_client_metadata`, as the
+            server's own checks are; `redirect_uris` are checked by the server only (see the
+            operation), so
+            their refusals keep RFC 7591's `invalid_redirect_uri`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Error | OAuthError | OAuthClientRegistration]
+        Response[Error | OAuthClientRegistration | OAuthError]
     """
 
     kwargs = _get_kwargs(
@@ -159,7 +146,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: OAuthClientRegistrationRequest,
-) -> Error | OAuthError | OAuthClientRegistration | None:
+) -> Error | OAuthClientRegistration | OAuthError | None:
     """Dynamic client registration (RFC 7591)
 
      Public clients only: `token_endpoint_auth_method` must be `none` (or absent); no secret is issued.
@@ -179,22 +166,25 @@ def sync(
     is a Client ID Metadata Document (`client_id_metadata_document_supported`), see `/oauth/authorize`.
 
     `scope`, when registered, bounds what the client may ask for and is what it gets when an
-    authorisation request names no scope; without it, all four scopes. A body that is not an object
-    of the documented field types gets 400 `VALIDATION_FAILED` in the common error body.
+    authorisation request names no scope; without it, all four scopes. A body that does not match the
+    schema (malformed JSON and NUL characters included) is 400 `invalid_client_metadata` as well.
 
     The CLI (`taskctl`) is built in: `client_id=taskctl`, redirect URIs `http://127.0.0.1/callback`
     and `http://[::1]/callback` (any port), all four scopes.
 
     Args:
-        body (OAuthClientRegistrationRequest): RFC 7591 client metadata; values are checked by the
-            server (see the operation) so refusals are RFC 7591 errors.
+        body (OAuthClientRegistrationRequest): RFC 7591 client metadata. What the schema states is
+            refused with `invalid_client_metadata`, as the
+            server's own checks are; `redirect_uris` are checked by the server only (see the
+            operation), so
+            their refusals keep RFC 7591's `invalid_redirect_uri`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Error | OAuthError | OAuthClientRegistration
+        Error | OAuthClientRegistration | OAuthError
     """
 
     return sync_detailed(
@@ -207,7 +197,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: OAuthClientRegistrationRequest,
-) -> Response[Error | OAuthError | OAuthClientRegistration]:
+) -> Response[Error | OAuthClientRegistration | OAuthError]:
     """Dynamic client registration (RFC 7591)
 
      Public clients only: `token_endpoint_auth_method` must be `none` (or absent); no secret is issued.
@@ -227,22 +217,25 @@ async def asyncio_detailed(
     is a Client ID Metadata Document (`client_id_metadata_document_supported`), see `/oauth/authorize`.
 
     `scope`, when registered, bounds what the client may ask for and is what it gets when an
-    authorisation request names no scope; without it, all four scopes. A body that is not an object
-    of the documented field types gets 400 `VALIDATION_FAILED` in the common error body.
+    authorisation request names no scope; without it, all four scopes. A body that does not match the
+    schema (malformed JSON and NUL characters included) is 400 `invalid_client_metadata` as well.
 
     The CLI (`taskctl`) is built in: `client_id=taskctl`, redirect URIs `http://127.0.0.1/callback`
     and `http://[::1]/callback` (any port), all four scopes.
 
     Args:
-        body (OAuthClientRegistrationRequest): RFC 7591 client metadata; values are checked by the
-            server (see the operation) so refusals are RFC 7591 errors.
+        body (OAuthClientRegistrationRequest): RFC 7591 client metadata. What the schema states is
+            refused with `invalid_client_metadata`, as the
+            server's own checks are; `redirect_uris` are checked by the server only (see the
+            operation), so
+            their refusals keep RFC 7591's `invalid_redirect_uri`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Error | OAuthError | OAuthClientRegistration]
+        Response[Error | OAuthClientRegistration | OAuthError]
     """
 
     kwargs = _get_kwargs(
@@ -258,7 +251,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: OAuthClientRegistrationRequest,
-) -> Error | OAuthError | OAuthClientRegistration | None:
+) -> Error | OAuthClientRegistration | OAuthError | None:
     """Dynamic client registration (RFC 7591)
 
      Public clients only: `token_endpoint_auth_method` must be `none` (or absent); no secret is issued.
@@ -278,22 +271,25 @@ async def asyncio(
     is a Client ID Metadata Document (`client_id_metadata_document_supported`), see `/oauth/authorize`.
 
     `scope`, when registered, bounds what the client may ask for and is what it gets when an
-    authorisation request names no scope; without it, all four scopes. A body that is not an object
-    of the documented field types gets 400 `VALIDATION_FAILED` in the common error body.
+    authorisation request names no scope; without it, all four scopes. A body that does not match the
+    schema (malformed JSON and NUL characters included) is 400 `invalid_client_metadata` as well.
 
     The CLI (`taskctl`) is built in: `client_id=taskctl`, redirect URIs `http://127.0.0.1/callback`
     and `http://[::1]/callback` (any port), all four scopes.
 
     Args:
-        body (OAuthClientRegistrationRequest): RFC 7591 client metadata; values are checked by the
-            server (see the operation) so refusals are RFC 7591 errors.
+        body (OAuthClientRegistrationRequest): RFC 7591 client metadata. What the schema states is
+            refused with `invalid_client_metadata`, as the
+            server's own checks are; `redirect_uris` are checked by the server only (see the
+            operation), so
+            their refusals keep RFC 7591's `invalid_redirect_uri`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Error | OAuthError | OAuthClientRegistration
+        Error | OAuthClientRegistration | OAuthError
     """
 
     return (

@@ -39,23 +39,7 @@ def _parse_response(
         return response_200
 
     if response.status_code == 400:
-
-        def _parse_response_400(data: object) -> Error | OAuthError:
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                response_400_type_0 = OAuthError.from_dict(data)
-
-                return response_400_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            if not isinstance(data, dict):
-                raise TypeError()
-            response_400_type_1 = Error.from_dict(data)
-
-            return response_400_type_1
-
-        response_400 = _parse_response_400(response.json())
+        response_400 = OAuthError.from_dict(response.json())
 
         return response_400
 
@@ -126,15 +110,18 @@ def sync_detailed(
     IP).
 
     Args:
-        body (DeviceAuthorizationRequest): RFC 8628 §3.1; the server checks the values so refusals
-            are RFC 6749 §5.2 errors.
+        body (DeviceAuthorizationRequest): RFC 8628 §3.1. The schema states what every refusal of
+            it shares (`invalid_request`); which client
+            may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets
+            (`invalid_scope`, RFC 6749
+            §5.2, also for a malformed scope) are checked by the server.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DeviceAuthorizationResponse | Error | Error | OAuthError | OAuthError]
+        Response[DeviceAuthorizationResponse | Error | OAuthError]
     """
 
     kwargs = _get_kwargs(
@@ -168,15 +155,18 @@ def sync(
     IP).
 
     Args:
-        body (DeviceAuthorizationRequest): RFC 8628 §3.1; the server checks the values so refusals
-            are RFC 6749 §5.2 errors.
+        body (DeviceAuthorizationRequest): RFC 8628 §3.1. The schema states what every refusal of
+            it shares (`invalid_request`); which client
+            may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets
+            (`invalid_scope`, RFC 6749
+            §5.2, also for a malformed scope) are checked by the server.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DeviceAuthorizationResponse | Error | Error | OAuthError | OAuthError
+        DeviceAuthorizationResponse | Error | OAuthError
     """
 
     return sync_detailed(
@@ -205,15 +195,18 @@ async def asyncio_detailed(
     IP).
 
     Args:
-        body (DeviceAuthorizationRequest): RFC 8628 §3.1; the server checks the values so refusals
-            are RFC 6749 §5.2 errors.
+        body (DeviceAuthorizationRequest): RFC 8628 §3.1. The schema states what every refusal of
+            it shares (`invalid_request`); which client
+            may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets
+            (`invalid_scope`, RFC 6749
+            §5.2, also for a malformed scope) are checked by the server.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DeviceAuthorizationResponse | Error | Error | OAuthError | OAuthError]
+        Response[DeviceAuthorizationResponse | Error | OAuthError]
     """
 
     kwargs = _get_kwargs(
@@ -245,15 +238,18 @@ async def asyncio(
     IP).
 
     Args:
-        body (DeviceAuthorizationRequest): RFC 8628 §3.1; the server checks the values so refusals
-            are RFC 6749 §5.2 errors.
+        body (DeviceAuthorizationRequest): RFC 8628 §3.1. The schema states what every refusal of
+            it shares (`invalid_request`); which client
+            may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets
+            (`invalid_scope`, RFC 6749
+            §5.2, also for a malformed scope) are checked by the server.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DeviceAuthorizationResponse | Error | Error | OAuthError | OAuthError
+        DeviceAuthorizationResponse | Error | OAuthError
     """
 
     return (
