@@ -30,12 +30,15 @@ export interface Floor {
   close: () => Promise<void>;
 }
 
-const COLUMNS = 'id, account_id, title, notes, status, priority, due_at, labels, completed_at, created_at, updated_at, connector_account_id, connector_type, external_id, external_url';
+const COLUMNS = 'id, account_id, title, notes, status, priority, due_at, labels, completed_at, created_at, updated_at, connector_account_id, connector_type, external_id, external_url, version, change_seq';
 const ACCOUNT = 'select id, email, name, created_at from accounts where id = ?';
 const FIRST_PAGE = `select ${COLUMNS} from tasks where account_id = ? order by created_at, id limit ?`;
 const NEXT_PAGE = `select ${COLUMNS} from tasks where account_id = ? and (created_at, id) > (?, ?) order by created_at, id limit ?`;
 const TAKE_PLACE = 'update accounts set task_count = task_count + 1 where id = ? and task_count < ?';
-const INSERT = `insert into tasks (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT = `insert into tasks (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+// The floor records no change of the feed: a unique number from memory keeps the rows valid
+// (tasks.change_seq is unique per account).
+let nextChangeNumber = 1_000_000_000;
 
 interface AccountRow {
   id: string;
@@ -212,6 +215,8 @@ class FloorWork {
       connector_type: null,
       external_id: null,
       external_url: null,
+      version: 1,
+      change_seq: nextChangeNumber++,
     };
     const inserted = await this.rows.insert(row, this.settings.maxTasks);
     return inserted && toTask(inserted);

@@ -50,9 +50,10 @@ async function seed(db: Db, accountId: string): Promise<void> {
     completed_at: i % 3 ? null : start + i,
     created_at: start + i,
     updated_at: start + i,
+    change_seq: i + 1,
   }));
   await db.batchInsert('tasks', rows, 400);
-  await db('accounts').where('id', accountId).update({ task_count: TASKS });
+  await db('accounts').where('id', accountId).update({ task_count: TASKS, task_change_seq: TASKS });
   // PostgreSQL plans on table statistics; autovacuum would gather them for a table this size within
   // a minute of the load. Without them it sorts the account's remaining rows for every page.
   if (isPostgres(db)) await db.raw('analyze tasks');

@@ -54,11 +54,11 @@ try {
     'tasks',
     Array.from({ length: TASKS }, (_, i) => ({
       id: taskIds[i], account_id: accountId, title: `Task number ${i} with a title of ordinary length`, notes: null, status: 'open',
-      priority: 3, labels: '["work"]', created_at: now + i, updated_at: now + i,
+      priority: 3, labels: '["work"]', created_at: now + i, updated_at: now + i, change_seq: i + 1,
     })),
     200,
   );
-  await db('accounts').where('id', accountId).update({ task_count: TASKS });
+  await db('accounts').where('id', accountId).update({ task_count: TASKS, task_change_seq: TASKS });
   // What an MCP host holds after the OAuth flow (tested end to end in contract-tests/mcp/oauth.test.ts):
   // an access token of an OAuth app, bound to the MCP server.
   const mcpToken = createAccessTokens({ secret: config.JWT_SECRET!, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, lifetimeSeconds: 3600 }).sign({

@@ -86,7 +86,7 @@ async function timeCeiling(db: Db, items: ExternalTask[]): Promise<number> {
     updated_at: Date.now(),
   });
   const now = Date.now();
-  const rows = items.map((item) => ({
+  const rows = items.map((item, i) => ({
     id: randomUUID(),
     account_id: accountId,
     title: item.title,
@@ -102,12 +102,13 @@ async function timeCeiling(db: Db, items: ExternalTask[]): Promise<number> {
     connector_type: 'ical',
     external_id: item.externalId,
     external_url: item.url,
+    change_seq: i + 1,
   }));
   const started = performance.now();
   await db.transaction(async (trx) => {
     // 500 rows per statement keeps under both engines' bound-parameter limits.
     await trx.batchInsert('tasks', rows, 500);
-    await trx('accounts').where('id', accountId).update({ task_count: rows.length });
+    await trx('accounts').where('id', accountId).update({ task_count: rows.length, task_change_seq: rows.length });
   });
   return performance.now() - started;
 }

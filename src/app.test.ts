@@ -115,7 +115,7 @@ describe('conditional requests', () => {
         .end();
     });
 
-  it('answers in full with no ETag, whatever If-None-Match or If-Modified-Since say, since the document has no 304', async () => {
+  it('answers in full with no ETag, whatever If-None-Match or If-Modified-Since say, where the operation has no 304 in the document', async () => {
     const baseUrl = await serve([operation('getMe', () => ({ status: 200, body: { id: '00000000-0000-4000-8000-000000000001', email: 'ada@example.com', name: null, createdAt: '2026-01-01T00:00:00.000Z' } }))], true);
     const conditions: Record<string, string>[] = [{}, { 'if-none-match': '*' }, { 'if-modified-since': new Date(Date.now() + 86_400_000).toUTCString() }];
     for (const headers of conditions) {

@@ -44,8 +44,9 @@ export function createApp(parts: AppParts): Express {
   const { config, openApi } = parts;
   const app = express();
   app.disable('x-powered-by');
-  // The document promises no ETag and no 304: Express would hash every body, and answer a matching
-  // If-None-Match (or `*`, ETag or not) or If-Modified-Since with a 304 no client of the contract expects.
+  // Off for every response: Express would hash every body, and answer a matching If-None-Match (or `*`,
+  // ETag or not) or If-Modified-Since with a 304 no client of the contract expects. The one task's
+  // answers that the document gives an ETag set their own (src/tasks/tasks.routes.ts, decisions §15).
   app.set('etag', false);
   Object.defineProperty(app.request, 'fresh', { configurable: true, get: () => false });
   app.set('trust proxy', config.TRUST_PROXY);

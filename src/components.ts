@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Metric } from 'prom-client';
 import { createUsageHandlers, usageOperations } from './account/account.component.js';
@@ -36,7 +37,9 @@ export interface Components {
 export async function createComponents(deps: CoreDeps, openApi: { document: Record<string, unknown>; table: readonly OperationRoute[] }): Promise<Components> {
   const auth = createAuthComponent(deps);
   const limits = await createLimitsComponent(deps, { refreshTokenAccount: auth.refreshTokenAccount });
-  const tasks = createTasksComponent(deps);
+  const tasks = createTasksComponent(deps, {
+    cursorKey: auth.deriveKey((secret) => createHmac('sha256', secret).update('task-change-cursor').digest()),
+  });
   const connectors = createConnectorsComponent(deps, tasks.sync);
   const usage = createUsageHandlers({ tasks, connectors, limits });
   const oauth = createOAuthComponent(deps, auth, connectors.fetchPublicDocument);

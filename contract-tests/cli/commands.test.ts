@@ -49,6 +49,36 @@ describe('taskctl tasks', () => {
     expect(gone.stderr).toContain('NOT_FOUND');
   });
 
+  it('tasks list --changed-since follows the change feed: every task from start, then only what changed, deletions included', async () => {
+    const { email } = await signedInClient(server);
+    const own: CliOptions = { configDir: newConfigDir(), server };
+    await loginThroughBrowser(server, own.configDir, email);
+    const kept = await cliJson<Task>(['tasks', 'add', 'kept'], own);
+    const doomed = await cliJson<Task>(['tasks', 'add', 'doomed'], own);
+
+    type Changes = { changes: { kind: string; task?: Task & { version: number }; taskId?: string }[]; nextCursor: string };
+    const first = await cliJson<Changes>(['tasks', 'list', '--changed-since', 'start'], own);
+    expect(first.changes.map((change) => change.task?.title)).toEqual(['kept', 'doomed']);
+
+    await cliJson(['tasks', 'edit', kept.id, '--title', 'kept and renamed'], own);
+    await cliJson(['tasks', 'rm', doomed.id], own);
+    const since = await cliJson<Changes>(['tasks', 'list', '--changed-since', first.nextCursor], own);
+    expect(since.changes).toEqual([
+      { kind: 'upserted', task: expect.objectContaining({ id: kept.id, title: 'kept and renamed', version: 2 }) },
+      { kind: 'deleted', taskId: doomed.id, deletedAt: expect.any(String) },
+    ]);
+
+    const table = await runCli(['tasks', 'list', '--changed-since', first.nextCursor], own);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/upserted\s+\S+\s+open\s+2\s+kept and renamed/);
+    expect(table.stdout).toMatch(new RegExp(`deleted\\s+${doomed.id}`));
+    expect(table.stderr).toMatch(/Next time: taskctl tasks list --changed-since [\w-]+\.[\w-]+/);
+
+    const forged = await runCli(['tasks', 'list', '--changed-since', 'not-a-cursor'], own);
+    expect(forged.code).toBe(1);
+    expect(forged.stderr).toContain('/query/cursor: is not a cursor a page of this feed issued');
+  });
+
   it('lists one page as a table or the API JSON, and walks every page with --all', async () => {
     const titles = Array.from({ length: 7 }, (_, i) => `listed ${i}`);
     for (const title of titles) await cliJson(['tasks', 'add', title], as);

@@ -57,6 +57,12 @@ describe('taskctl mcp (stdio, with the saved login)', () => {
       const created = await client.callTool({ name: 'create_task', arguments: { title: 'made by a model', priority: 2 } });
       expect(created.structuredContent).toMatchObject({ title: 'made by a model', priority: 2 });
 
+      const id = (created.structuredContent as { id: string }).id;
+      const stale = await client.callTool({ name: 'update_task', arguments: { taskId: id, title: 'late', expectedVersion: 7 } });
+      expect(stale.structuredContent).toMatchObject({ statusCode: 412, code: 'PRECONDITION_FAILED' });
+      const current = await client.callTool({ name: 'update_task', arguments: { taskId: id, title: 'on time', expectedVersion: 1 } });
+      expect(current.structuredContent).toMatchObject({ title: 'on time', version: 2 });
+
       const missing = await client.callTool({ name: 'get_task', arguments: { taskId: '00000000-0000-4000-8000-000000000000' } });
       expect(missing.isError).toBe(true);
       expect(missing.structuredContent).toMatchObject({ code: 'NOT_FOUND' });

@@ -85,6 +85,27 @@ describe('POST /mcp: the tools over the signed-in account', () => {
     expect(again.structured).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
   });
 
+  it('update_task and delete_task with an expectedVersion the task has moved past fail with PRECONDITION_FAILED and change nothing', async () => {
+    const task = (await rest.createTask({ title: 'Guarded' })).data!;
+    await rest.updateTask(task.id, { title: 'Moved on' });
+
+    const stale = await callTool(client, 'update_task', { taskId: task.id, title: 'Lost update', expectedVersion: 1 });
+    expect(stale.result.isError).toBe(true);
+    expect(stale.structured).toMatchObject({ statusCode: 412, code: 'PRECONDITION_FAILED' });
+    const staleDelete = await callTool(client, 'delete_task', { taskId: task.id, expectedVersion: 1 });
+    expect(staleDelete.structured).toMatchObject({ code: 'PRECONDITION_FAILED' });
+    expect((await rest.getTask(task.id)).data).toMatchObject({ title: 'Moved on', version: 2 });
+
+    const versionAlone = await callTool(client, 'update_task', { taskId: task.id, expectedVersion: 2 });
+    expect(versionAlone.structured).toMatchObject({ code: 'VALIDATION_FAILED' });
+
+    const applied = await callTool(client, 'update_task', { taskId: task.id, title: 'On top', expectedVersion: 2 });
+    expect(applied.structured).toMatchObject({ title: 'On top', version: 3 });
+    expect((applied.result.content as { text: string }[])[0]!.text).toContain('version 3');
+    expect((await callTool(client, 'delete_task', { taskId: task.id, expectedVersion: 3 })).result.isError).toBeFalsy();
+    expect((await rest.getTask(task.id)).response.status).toBe(404);
+  });
+
   it('arguments are checked against the schema from the document: a refusal names the argument, nothing is created', async () => {
     const before = dataOf(await rest.listTasks()).items.length;
     const tooUrgent = await callTool(client, 'create_task', { title: 'x', priority: 9 });

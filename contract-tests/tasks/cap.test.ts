@@ -24,10 +24,12 @@ async function accountHolding(on: TestServer, count: number) {
     labels: '[]',
     created_at: now + i,
     updated_at: now + i,
+    // Each stored task has its own number of the account's change feed (src/tasks/task-changes.ts).
+    change_seq: i + 1,
   }));
   const knex = on.database.knex();
   await knex.batchInsert('tasks', rows, 400);
-  await knex('accounts').where('id', accountId).update({ task_count: count });
+  await knex('accounts').where('id', accountId).update({ task_count: count, task_change_seq: count });
   return { ...session, accountId, seeded: rows.map((row) => row.id) };
 }
 

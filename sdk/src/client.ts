@@ -121,10 +121,15 @@ export function createTaskClient(options: TaskClientOptions) {
     createTask: (body: Schemas['TaskCreate'], call: CallOptions & { idempotencyKey?: string | undefined } = {}) =>
       settle(api.POST('/tasks', { body, params: { header: defined({ 'Idempotency-Key': call.idempotencyKey }) }, ...init(call) })),
     getTask: (taskId: string, call?: CallOptions) => settle(api.GET('/tasks/{taskId}', { params: { path: { taskId } }, ...init(call) })),
-    updateTask: (taskId: string, body: Schemas['TaskUpdate'], call?: CallOptions) =>
-      settle(api.PATCH('/tasks/{taskId}', { params: { path: { taskId } }, body, ...init(call) })),
-    deleteTask: (taskId: string, call?: CallOptions) =>
-      settle(api.DELETE('/tasks/{taskId}', { params: { path: { taskId } }, ...init(call) })),
+    /** With `ifMatch` (an `etag`, or a task's `version`) the change applies only to that version: else 412 PRECONDITION_FAILED. */
+    updateTask: (taskId: string, body: Schemas['TaskUpdate'], call: CallOptions & Conditional = {}) =>
+      settle(api.PATCH('/tasks/{taskId}', { params: { path: { taskId }, header: ifMatchHeader(call.ifMatch) }, body, ...init(call) })),
+    /** With `ifMatch` (an `etag`, or a task's `version`) only that version is deleted: else 412 PRECONDITION_FAILED. */
+    deleteTask: (taskId: string, call: CallOptions & Conditional = {}) =>
+      settle(api.DELETE('/tasks/{taskId}', { params: { path: { taskId }, header: ifMatchHeader(call.ifMatch) }, ...init(call) })),
+    /** One page of the change feed: without `cursor` an initial sync, else the changes since that `nextCursor`. */
+    listTaskChanges: (query: Loose<Query<'listTaskChanges'>> = {}, call?: CallOptions) =>
+      settle(api.GET('/tasks/changes', { params: { query: defined(query) }, ...init(call) })),
 
     listConnectors: (call?: CallOptions) => settle(api.GET('/connectors', init(call))),
     connectAccount: (type: Schemas['ConnectorType'], body: Schemas['ConnectAccountRequest'], call?: CallOptions) =>
@@ -149,6 +154,27 @@ export function createTaskClient(options: TaskClientOptions) {
     getHealth: (call?: CallOptions) => settle(api.GET('/healthz', init(call))),
     getReadiness: (call?: CallOptions) => settle(api.GET('/readyz', init(call))),
 
+    /**
+     * Follows the change feed from `cursor` (from the start, an initial sync, without one) until
+     * `hasMore` is false, one page at a time: apply each page's `changes`, then keep its `cursor`; the
+     * last page's is the one to come back with. Throws TaskApiError if a page fails (410
+     * CURSOR_EXPIRED: start again without a cursor).
+     */
+    async *followTaskChanges(
+      cursor?: string,
+      query: Omit<Loose<Query<'listTaskChanges'>>, 'cursor'> = {},
+      call?: CallOptions,
+    ): AsyncGenerator<{ changes: Schemas['TaskChange'][]; cursor: string }, string> {
+      let at = cursor;
+      for (;;) {
+        const page = await client.listTaskChanges({ ...query, cursor: at }, call);
+        if (page.error) throw page.error;
+        at = page.data.nextCursor;
+        yield { changes: page.data.changes, cursor: at };
+        if (!page.data.hasMore) return at;
+      }
+    },
+
     /** Walks every page of `listTasks`; throws TaskApiError if a page fails. */
     async *listAllTasks(query: Omit<Loose<Query<'listTasks'>>, 'cursor'> = {}, call?: CallOptions): AsyncGenerator<Schemas['Task']> {
       let cursor: string | undefined;
@@ -164,3 +190,14 @@ export function createTaskClient(options: TaskClientOptions) {
 }
 
 export type TaskClient = ReturnType<typeof createTaskClient>;
+
+/** A conditional write's option. */
+export interface Conditional {
+  /** The task's `etag` as an answer gave it (`"3"`), or its `version` (3). */
+  ifMatch?: string | number | undefined;
+}
+
+function ifMatchHeader(ifMatch: string | number | undefined): { 'If-Match'?: string } {
+  if (ifMatch === undefined) return {};
+  return { 'If-Match': typeof ifMatch === 'number' ? `"${ifMatch}"` : ifMatch };
+}

@@ -6,8 +6,8 @@ import { rateLimitOf, type RateLimitWindow } from './rate-limit.js';
  * `rateLimit` is every budget window the answer reports (empty when it reports none).
  */
 export type Result<T> =
-  | { data: T; error?: undefined; response: Response; rateLimit: RateLimitWindow[] }
-  | { data?: undefined; error: TaskApiError; response: Response; rateLimit: RateLimitWindow[] };
+  | { data: T; error?: undefined; response: Response; rateLimit: RateLimitWindow[]; etag?: string | undefined }
+  | { data?: undefined; error: TaskApiError; response: Response; rateLimit: RateLimitWindow[]; etag?: string | undefined };
 
 export async function settle<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<Result<T>> {
   const { data, error, response } = await call;
@@ -16,11 +16,20 @@ export async function settle<T>(call: Promise<{ data?: T; error?: unknown; respo
 }
 
 export function succeeded<T>(data: T, response: Response): Result<T> {
-  return { data, response, rateLimit: rateLimitOf(response.headers) };
+  return withEtag({ data, response, rateLimit: rateLimitOf(response.headers) });
 }
 
 /** A refused answer as a Result; reads the body when the caller has not. */
-export async function failure(response: Response, body?: unknown): Promise<{ error: TaskApiError; response: Response; rateLimit: RateLimitWindow[] }> {
+export async function failure(
+  response: Response,
+  body?: unknown,
+): Promise<{ error: TaskApiError; response: Response; rateLimit: RateLimitWindow[]; etag?: string }> {
   const parsed = body ?? (await response.json().catch(() => undefined));
-  return { error: new TaskApiError(response.status, parsed, response.headers), response, rateLimit: rateLimitOf(response.headers) };
+  return withEtag({ error: new TaskApiError(response.status, parsed, response.headers), response, rateLimit: rateLimitOf(response.headers) });
+}
+
+/** One task's answers (and a 412) carry its version as ETag: pass it back as `ifMatch`. */
+function withEtag<R extends { response: Response }>(result: R): R & { etag?: string } {
+  const etag = result.response.headers.get('etag');
+  return etag === null ? result : { ...result, etag };
 }

@@ -14,6 +14,8 @@ export interface OperationRequest {
   query: Record<string, unknown>;
   /** Undefined for an operation without a body. */
   body?: Record<string, unknown>;
+  /** Request headers the tool's arguments make (If-Match from update_task's `expectedVersion`). */
+  headers?: Record<string, string>;
 }
 
 /** Runs an operation for a caller: its answer's body (undefined for a 204), or throws its AppError. */
@@ -49,7 +51,8 @@ export function createOperationRunner(document: Json, table: readonly OperationR
     const details = checksOf(route).problems(request);
     if (details.length > 0) throw errors.validation(details);
     try {
-      const input = { caller, params: request.path, query: request.query, body: request.body, header: () => undefined };
+      const header = (name: string) => Object.entries(request.headers ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+      const input = { caller, params: request.path, query: request.query, body: request.body, header };
       return (await handler(input as unknown as OperationInput<OperationId> as never)).body;
     } catch (err) {
       throw toAppError(err, { method: route.method.toUpperCase(), path: route.path, route });

@@ -16,6 +16,8 @@ export interface ToolEntry {
   readonly description: string;
   readonly operationId: OperationId;
   readonly annotations: ToolAnnotations;
+  /** Takes an optional `expectedVersion`, sent as the operation's If-Match (decisions §15). */
+  readonly expectedVersion?: true;
 }
 
 /** A tool as a client sees it, with what it takes to run it as its REST operation. */
@@ -35,6 +37,8 @@ export interface OperationRequest {
   query: Record<string, unknown>;
   /** Undefined for an operation without a body. */
   body?: Record<string, unknown>;
+  /** Request headers the arguments make (If-Match from `expectedVersion`). */
+  headers?: Record<string, string>;
 }
 
 export const TOOL_NAMES = [
@@ -82,6 +86,7 @@ export const TOOL_CATALOGUE: readonly ToolEntry[] = [
       'Changes the fields given of one task (at least one besides `taskId`); null clears `notes` and `dueAt`. Setting `status` to completed sets `completedAt`.',
     operationId: 'updateTask',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    expectedVersion: true,
   },
   {
     name: 'delete_task',
@@ -89,6 +94,7 @@ export const TOOL_CATALOGUE: readonly ToolEntry[] = [
     description: 'Deletes one task for good, freeing a place under the task cap.',
     operationId: 'deleteTask',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    expectedVersion: true,
   },
   {
     name: 'get_usage',
@@ -142,6 +148,7 @@ export function toOperationRequest(tool: DescribedTool, args: Record<string, unk
     for (const name of tool.argumentPlaces.body) if (args[name] !== undefined) body[name] = args[name];
     request.body = body;
   }
+  if (tool.expectedVersion && args.expectedVersion !== undefined) request.headers = { 'If-Match': `"${String(args.expectedVersion)}"` };
   return request;
 }
 
@@ -184,12 +191,17 @@ function describeTool(document: object, entry: ToolEntry): DescribedTool {
     if (typeof schema.minProperties === 'number') minProperties = places.path.length + schema.minProperties;
   }
 
+  if (entry.expectedVersion) properties.expectedVersion = EXPECTED_VERSION;
+  // expectedVersion is no change by itself: with it, the body's minimum still has to be met by body fields.
+  const versionIsNoChange = entry.expectedVersion && minProperties !== undefined ? { not: { required: ['expectedVersion'], maxProperties: minProperties } } : {};
+
   const inputSchema: Tool['inputSchema'] = {
     type: 'object',
     properties: properties as Record<string, object>,
     ...(required.length > 0 ? { required } : {}),
     additionalProperties: false,
     ...(minProperties !== undefined ? { minProperties } : {}),
+    ...versionIsNoChange,
   };
   return { ...entry, method, path, argumentPlaces: places, inputSchema };
 }
@@ -240,3 +252,10 @@ function withDescription(schema: JsonObject, description: unknown): JsonObject {
 }
 
 const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+const EXPECTED_VERSION = {
+  type: 'integer',
+  minimum: 1,
+  description:
+    'Optional: the task’s `version` as last read. The change applies only if the task is still at that version; otherwise nothing changes and the tool fails with PRECONDITION_FAILED (read the task again).',
+};

@@ -37,7 +37,7 @@ function summary(name: ToolName, body: unknown): string {
     case 'create_task':
     case 'update_task': {
       const task = body as Schemas['Task'];
-      return `Task ${task.id} "${task.title}": ${task.status}, priority ${task.priority}${task.dueAt ? `, due ${task.dueAt}` : ''}.`;
+      return `Task ${task.id} "${task.title}": ${task.status}, priority ${task.priority}${task.dueAt ? `, due ${task.dueAt}` : ''}, version ${task.version}.`;
     }
     case 'delete_task':
       return 'Task deleted.';

@@ -1,17 +1,22 @@
 import type { Knex } from 'knex';
-import { compiledQuery } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
+import { changeNumbersTaken, firstNumberTaken } from './task-changes.js';
 
 // The task cap lives in accounts.task_count, moved only inside the transaction that inserts or
 // deletes the tasks it counts, so the counter and the rows never disagree.
 
-/** Takes one place under the cap, or none when the account is at it: one conditional UPDATE. */
-export async function takeTaskPlace(trx: Knex.Transaction, accountId: string, maxTasks: number): Promise<boolean> {
-  return (await takePlace.run(trx, [accountId, maxTasks])) === 1;
+/**
+ * Takes one place under the cap and the create's change number, or nothing when the account is at the
+ * cap: one conditional UPDATE. Answers the change number, or undefined at the cap.
+ */
+export async function takeTaskPlace(trx: Knex.Transaction, accountId: string, maxTasks: number): Promise<number | undefined> {
+  const rows: { task_change_seq: number }[] = await trx('accounts')
+    .where('id', accountId)
+    .andWhere('task_count', '<', maxTasks)
+    .update({ task_count: trx.raw('task_count + 1'), ...changeNumbersTaken(trx, 1) })
+    .returning('task_change_seq');
+  return rows[0] === undefined ? undefined : firstNumberTaken(rows[0], 1);
 }
-
-// The same conditional UPDATE, compiled and prepared once (src/platform/compiled-query.ts).
-const takePlace = compiledQuery<[string, number], never>((db, $) => db('accounts').where('id', $(0)).andWhere('task_count', '<', $(1)).increment('task_count', 1));
 
 /** Reserves up to `wanted` places and answers how many it got; the account row stays locked until the transaction ends. */
 export async function reserveTaskPlaces(trx: Knex.Transaction, accountId: string, wanted: number, maxTasks: number): Promise<number> {
@@ -25,11 +30,18 @@ export async function reserveTaskPlaces(trx: Knex.Transaction, accountId: string
   return granted;
 }
 
-export async function releaseTaskPlaces(trx: Knex.Transaction, accountId: string, count: number): Promise<void> {
-  if (count <= 0) return;
-  await trx('accounts')
+/**
+ * Frees one place and takes the delete's change number in one UPDATE, before the task is deleted (the
+ * account row is locked first, as by every task write); if the task is not there, the transaction rolls
+ * both back.
+ */
+export async function releaseTaskPlaceForDelete(trx: Knex.Transaction, accountId: string): Promise<number> {
+  const rows: { task_change_seq: number }[] = await trx('accounts')
     .where('id', accountId)
-    .update({ task_count: trx.raw('case when task_count > ? then task_count - ? else 0 end', [count, count]) });
+    .update({ task_count: trx.raw('case when task_count > 0 then task_count - 1 else 0 end'), ...changeNumbersTaken(trx, 1) })
+    .returning('task_change_seq');
+  if (rows[0] === undefined) throw new Error(`No account ${accountId} to delete a task of`);
+  return firstNumberTaken(rows[0], 1);
 }
 
 export async function usedTaskPlaces(db: Knex, accountId: string): Promise<number> {

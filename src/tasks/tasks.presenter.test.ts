@@ -18,6 +18,8 @@ const row = (labels: string): TaskRow => ({
   connector_type: null,
   external_id: null,
   external_url: null,
+  version: 1,
+  change_seq: 1,
 });
 
 describe('toTask', () => {

@@ -28,7 +28,14 @@ export interface TaskRow {
   connector_type: 'github' | 'ical' | null;
   external_id: string | null;
   external_url: string | null;
+  /** 1 on create, one more on every change: the ETag. */
+  version: number;
+  /** The account's change number of the task's last change (src/tasks/task-changes.ts). */
+  change_seq: number;
 }
+
+/** Versions a conditional write may apply to (If-Match); undefined: any. */
+export type ExpectedVersions = readonly number[] | undefined;
 
 export interface NewTask {
   id: string;
@@ -50,7 +57,7 @@ export interface TaskChanges {
   labels?: string[];
 }
 
-export async function insertTask(db: Knex, accountId: string, task: NewTask, now: number): Promise<TaskRow> {
+export async function insertTask(db: Knex, accountId: string, task: NewTask, now: number, changeNumber: number): Promise<TaskRow> {
   const row: TaskRow = {
     id: task.id,
     account_id: accountId,
@@ -67,6 +74,8 @@ export async function insertTask(db: Knex, accountId: string, task: NewTask, now
     connector_type: null,
     external_id: null,
     external_url: null,
+    version: 1,
+    change_seq: changeNumber,
   };
   await insertRow.run(db, COLUMNS.map((column) => row[column]));
   return row;
@@ -86,9 +95,19 @@ export async function listTaskPage(
   return shape.all(db, [accountId, after?.createdAt, after?.id, status, updatedSince, page.limit]);
 }
 
-/** One UPDATE ... RETURNING: `completed_at` follows `status` from the stored row, not from a read before it. */
-export async function updateTask(db: Knex, accountId: string, taskId: string, changes: TaskChanges, now: number): Promise<TaskRow | undefined> {
-  const set: Record<string, unknown> = { updated_at: now };
+/**
+ * One UPDATE ... RETURNING: `completed_at` follows `status` from the stored row, not from a read before
+ * it, and an expected version is checked by the same statement (of parallel writes naming one version,
+ * one applies).
+ */
+export async function updateTask(
+  db: Knex,
+  target: { accountId: string; taskId: string; expected: ExpectedVersions },
+  changes: TaskChanges,
+  stamp: { now: number; changeNumber: number },
+): Promise<TaskRow | undefined> {
+  const { now, changeNumber } = stamp;
+  const set: Record<string, unknown> = { updated_at: now, version: db.raw('version + 1'), change_seq: changeNumber };
   if (changes.title !== undefined) set.title = changes.title;
   if (changes.notes !== undefined) set.notes = changes.notes;
   if (changes.priority !== undefined) set.priority = changes.priority;
@@ -98,12 +117,16 @@ export async function updateTask(db: Knex, accountId: string, taskId: string, ch
   if (changes.status === 'completed') {
     Object.assign(set, { status: 'completed', completed_at: db.raw("case when status = 'completed' then completed_at else ? end", [now]) });
   }
-  const rows: TaskRow[] = await db('tasks').where({ id: taskId, account_id: accountId }).update(set).returning(COLUMNS);
+  const query = db('tasks').where({ id: target.taskId, account_id: target.accountId });
+  if (target.expected) query.whereIn('version', target.expected);
+  const rows: TaskRow[] = await query.update(set).returning(COLUMNS);
   return rows[0];
 }
 
-export async function deleteTask(db: Knex, accountId: string, taskId: string): Promise<boolean> {
-  return (await db('tasks').where({ id: taskId, account_id: accountId }).delete()) === 1;
+/** The version of a task, or undefined when the account has no such task. */
+export async function findVersion(db: Knex, accountId: string, taskId: string): Promise<number | undefined> {
+  const row: { version: number } | undefined = await db('tasks').select('version').where({ id: taskId, account_id: accountId }).first();
+  return row === undefined ? undefined : Number(row.version);
 }
 
 /** A page's query in each of its eight shapes (after a position or not, by status or not, since a time or not), compiled once each. */
@@ -124,7 +147,7 @@ const insertRow = compiledQuery<unknown[], never>((db, $) => db('tasks').insert(
 
 const taskById = compiledQuery<[string, string], TaskRow>((db, $) => db('tasks').select(COLUMNS).where('id', $(0)).andWhere('account_id', $(1)).limit(1));
 
-const COLUMNS: (keyof TaskRow)[] = [
+export const COLUMNS: (keyof TaskRow)[] = [
   'id',
   'account_id',
   'title',
@@ -140,4 +163,6 @@ const COLUMNS: (keyof TaskRow)[] = [
   'connector_type',
   'external_id',
   'external_url',
+  'version',
+  'change_seq',
 ];

@@ -56,13 +56,13 @@ async function serveMcp(context: Context): Promise<void> {
 type Api = ReturnType<Context['client']>['api'];
 
 async function callTool(api: Api, tool: DescribedTool, args: Record<string, unknown>): Promise<CallToolResult> {
-  const { path, query, body } = toOperationRequest(tool, args);
+  const { path, query, body, headers } = toOperationRequest(tool, args);
   const request = api.request as unknown as (
     method: string,
     url: string,
-    init: { params: { path: Record<string, string>; query: Record<string, unknown> }; body?: unknown },
+    init: { params: { path: Record<string, string>; query: Record<string, unknown>; header?: Record<string, string> }; body?: unknown },
   ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-  const { data, error, response } = await request(tool.method, tool.path, { params: { path, query }, ...(body ? { body } : {}) });
+  const { data, error, response } = await request(tool.method, tool.path, { params: { path, query, ...(headers ? { header: headers } : {}) }, ...(body ? { body } : {}) });
   if (response.ok) return toolResult(tool.name, response.status === 204 ? undefined : data);
   const errorBody =
     typeof error === 'object' && error !== null && 'code' in error

@@ -5,6 +5,7 @@ import { usageError } from '../errors.js';
 import { when, type Column } from '../output.js';
 
 type Task = components['schemas']['Task'];
+type TaskChange = components['schemas']['TaskChange'];
 type TaskUpdate = components['schemas']['TaskUpdate'];
 type WithContext = (action: (context: Context, ...args: never[]) => Promise<void>) => (...args: unknown[]) => Promise<void>;
 
@@ -28,9 +29,20 @@ export function taskCommands(program: Command, run: WithContext): void {
     .option('--cursor <cursor>', 'the page after this cursor (from the previous page)')
     .option('--updated-since <time>', 'only tasks changed since this time (RFC 3339 or YYYY-MM-DD)')
     .option('--all', 'walk every page')
-    .addHelpText('after', '\nExamples:\n  taskctl tasks list\n  taskctl tasks list --status open --all\n  taskctl tasks list --json | jq -r ".items[].title"')
+    .option('--changed-since <cursor>', 'what changed (deletions included) since a cursor an earlier run printed; "start" for every task and a first cursor')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  taskctl tasks list\n  taskctl tasks list --status open --all\n  taskctl tasks list --json | jq -r ".items[].title"\n  taskctl tasks list --changed-since start\n  taskctl tasks list --changed-since <cursor from the last run>',
+    )
     .action(
-      run(async (context, options: { status: 'open' | 'completed' | 'all'; limit: string; cursor?: string; updatedSince?: string; all?: boolean }) => {
+      run(async (context, options: { status: 'open' | 'completed' | 'all'; limit: string; cursor?: string; updatedSince?: string; all?: boolean; changedSince?: string }) => {
+        if (options.changedSince !== undefined) {
+          if (options.cursor || options.all || options.updatedSince || options.status !== 'all') {
+            throw usageError('--changed-since follows the change feed by itself: leave out --cursor, --all, --updated-since and --status.');
+          }
+          await listChanges(context, options.changedSince === 'start' ? undefined : options.changedSince);
+          return;
+        }
         const limit = wholeNumber(options.limit, '--limit', 1, 200);
         const query = { status: options.status, limit, updatedSince: options.updatedSince && dateTime(options.updatedSince, '--updated-since') };
         const client = context.client();
@@ -130,6 +142,33 @@ export function taskCommands(program: Command, run: WithContext): void {
         context.output.result({ id: taskId, deleted: true }, () => context.output.line(`Deleted task ${taskId}.`));
       }),
     );
+}
+
+const CHANGE_COLUMNS: Column<TaskChange>[] = [
+  { title: 'CHANGE', value: (change) => change.kind },
+  { title: 'ID', value: (change) => (change.kind === 'upserted' ? change.task.id : change.taskId), max: 36 },
+  { title: 'STATUS', value: (change) => (change.kind === 'upserted' ? change.task.status : '') },
+  { title: 'VER', value: (change) => (change.kind === 'upserted' ? change.task.version : '') },
+  { title: 'TITLE', value: (change) => (change.kind === 'upserted' ? change.task.title : ''), max: 50 },
+];
+
+/** Follows the change feed to its end: every change since the cursor, and the cursor to keep for next time. */
+async function listChanges(context: Context, cursor: string | undefined): Promise<void> {
+  const client = context.client();
+  const changes: TaskChange[] = [];
+  let nextCursor = cursor;
+  let hasMore = true;
+  while (hasMore) {
+    // Page by page through unwrap (not the SDK's followTaskChanges), so a refusal reads like every other command's.
+    const page = await context.unwrap(await client.listTaskChanges({ cursor: nextCursor, limit: 500 }));
+    changes.push(...page.changes);
+    nextCursor = page.nextCursor;
+    hasMore = page.hasMore;
+  }
+  context.output.result({ changes, nextCursor }, () => {
+    context.output.table(changes, CHANGE_COLUMNS, 'No changes.');
+    context.output.note(`Next time: taskctl tasks list --changed-since ${nextCursor}`);
+  });
 }
 
 interface EditOptions {

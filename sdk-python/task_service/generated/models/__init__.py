@@ -80,11 +80,14 @@ from .sync_job import SyncJob
 from .sync_job_list import SyncJobList
 from .sync_job_status import SyncJobStatus
 from .task import Task
+from .task_change_list import TaskChangeList
 from .task_create import TaskCreate
+from .task_deleted import TaskDeleted
 from .task_list import TaskList
 from .task_source import TaskSource
 from .task_status import TaskStatus
 from .task_update import TaskUpdate
+from .task_upserted import TaskUpserted
 from .token_pair import TokenPair
 from .token_pair_token_type import TokenPairTokenType
 from .usage import Usage
@@ -162,11 +165,14 @@ __all__ = (
     "SyncJobList",
     "SyncJobStatus",
     "Task",
+    "TaskChangeList",
     "TaskCreate",
+    "TaskDeleted",
     "TaskList",
     "TaskSource",
     "TaskStatus",
     "TaskUpdate",
+    "TaskUpserted",
     "TokenPair",
     "TokenPairTokenType",
     "Usage",

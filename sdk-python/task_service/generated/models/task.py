@@ -33,6 +33,8 @@ class Task:
         created_at (datetime.datetime):
         updated_at (datetime.datetime):
         source (None | TaskSource): Null for tasks made here; else where a sync brought the task from.
+        version (int): 1 on create, one more on every change (a sync's and a disconnect's included); the `ETag` of one
+            task's responses.
     """
 
     id: UUID
@@ -46,6 +48,7 @@ class Task:
     created_at: datetime.datetime
     updated_at: datetime.datetime
     source: None | TaskSource
+    version: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -86,6 +89,8 @@ class Task:
         else:
             source = self.source
 
+        version = self.version
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -101,6 +106,7 @@ class Task:
                 "createdAt": created_at,
                 "updatedAt": updated_at,
                 "source": source,
+                "version": version,
             }
         )
 
@@ -177,6 +183,8 @@ class Task:
 
         source = _parse_source(d.pop("source"))
 
+        version = d.pop("version")
+
         task = cls(
             id=id,
             title=title,
@@ -189,6 +197,7 @@ class Task:
             created_at=created_at,
             updated_at=updated_at,
             source=source,
+            version=version,
         )
 
         task.additional_properties = d

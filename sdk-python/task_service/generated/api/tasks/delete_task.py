@@ -8,12 +8,17 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     task_id: UUID,
+    *,
+    if_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
 
     _kwargs: dict[str, Any] = {
         "method": "delete",
@@ -22,6 +27,7 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -51,6 +57,11 @@ def _parse_response(
         response_404 = Error.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 412:
+        response_412 = Error.from_dict(response.json())
+
+        return response_412
 
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
@@ -88,13 +99,17 @@ def sync_detailed(
     task_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: str | Unset = UNSET,
 ) -> Response[Any | Error]:
     """Delete a task
 
-     Frees a place under the task cap. Scope `tasks:write`.
+     Frees a place under the task cap; the change feed lists the deletion. With `If-Match`, only the
+    version it names is deleted, else 412 `PRECONDITION_FAILED` with the current `ETag`. Scope
+    `tasks:write`.
 
     Args:
         task_id (UUID):
+        if_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -106,6 +121,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         task_id=task_id,
+        if_match=if_match,
     )
 
     response = client.get_httpx_client().request(
@@ -119,13 +135,17 @@ def sync(
     task_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: str | Unset = UNSET,
 ) -> Any | Error | None:
     """Delete a task
 
-     Frees a place under the task cap. Scope `tasks:write`.
+     Frees a place under the task cap; the change feed lists the deletion. With `If-Match`, only the
+    version it names is deleted, else 412 `PRECONDITION_FAILED` with the current `ETag`. Scope
+    `tasks:write`.
 
     Args:
         task_id (UUID):
+        if_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -138,6 +158,7 @@ def sync(
     return sync_detailed(
         task_id=task_id,
         client=client,
+        if_match=if_match,
     ).parsed
 
 
@@ -145,13 +166,17 @@ async def asyncio_detailed(
     task_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: str | Unset = UNSET,
 ) -> Response[Any | Error]:
     """Delete a task
 
-     Frees a place under the task cap. Scope `tasks:write`.
+     Frees a place under the task cap; the change feed lists the deletion. With `If-Match`, only the
+    version it names is deleted, else 412 `PRECONDITION_FAILED` with the current `ETag`. Scope
+    `tasks:write`.
 
     Args:
         task_id (UUID):
+        if_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -163,6 +188,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         task_id=task_id,
+        if_match=if_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -174,13 +200,17 @@ async def asyncio(
     task_id: UUID,
     *,
     client: AuthenticatedClient,
+    if_match: str | Unset = UNSET,
 ) -> Any | Error | None:
     """Delete a task
 
-     Frees a place under the task cap. Scope `tasks:write`.
+     Frees a place under the task cap; the change feed lists the deletion. With `If-Match`, only the
+    version it names is deleted, else 412 `PRECONDITION_FAILED` with the current `ETag`. Scope
+    `tasks:write`.
 
     Args:
         task_id (UUID):
+        if_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -194,5 +224,6 @@ async def asyncio(
         await asyncio_detailed(
             task_id=task_id,
             client=client,
+            if_match=if_match,
         )
     ).parsed

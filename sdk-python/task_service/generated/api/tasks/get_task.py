@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 from uuid import UUID
 
@@ -9,12 +9,17 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.task import Task
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     task_id: UUID,
+    *,
+    if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     _kwargs: dict[str, Any] = {
         "method": "get",
@@ -23,16 +28,21 @@ def _get_kwargs(
         ),
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | Task | None:
+) -> Any | Error | Task | None:
     if response.status_code == 200:
         response_200 = Task.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -77,7 +87,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | Task]:
+) -> Response[Any | Error | Task]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -90,25 +100,29 @@ def sync_detailed(
     task_id: UUID,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | Task]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | Task]:
     """Get a task
 
-     One task of the account; a task of another account is 404, as if it did not exist. Scope
-    `tasks:read`.
+     One task of the account; a task of another account is 404, as if it did not exist. The `ETag` is
+    the task's version; with `If-None-Match` naming it the answer is 304 without a body (a served
+    request: it spends the budget like a 200). Scope `tasks:read`.
 
     Args:
         task_id (UUID):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Task]
+        Response[Any | Error | Task]
     """
 
     kwargs = _get_kwargs(
         task_id=task_id,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -122,26 +136,30 @@ def sync(
     task_id: UUID,
     *,
     client: AuthenticatedClient,
-) -> Error | Task | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | Task | None:
     """Get a task
 
-     One task of the account; a task of another account is 404, as if it did not exist. Scope
-    `tasks:read`.
+     One task of the account; a task of another account is 404, as if it did not exist. The `ETag` is
+    the task's version; with `If-None-Match` naming it the answer is 304 without a body (a served
+    request: it spends the budget like a 200). Scope `tasks:read`.
 
     Args:
         task_id (UUID):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Task
+        Any | Error | Task
     """
 
     return sync_detailed(
         task_id=task_id,
         client=client,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -149,25 +167,29 @@ async def asyncio_detailed(
     task_id: UUID,
     *,
     client: AuthenticatedClient,
-) -> Response[Error | Task]:
+    if_none_match: str | Unset = UNSET,
+) -> Response[Any | Error | Task]:
     """Get a task
 
-     One task of the account; a task of another account is 404, as if it did not exist. Scope
-    `tasks:read`.
+     One task of the account; a task of another account is 404, as if it did not exist. The `ETag` is
+    the task's version; with `If-None-Match` naming it the answer is 304 without a body (a served
+    request: it spends the budget like a 200). Scope `tasks:read`.
 
     Args:
         task_id (UUID):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Task]
+        Response[Any | Error | Task]
     """
 
     kwargs = _get_kwargs(
         task_id=task_id,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -179,26 +201,30 @@ async def asyncio(
     task_id: UUID,
     *,
     client: AuthenticatedClient,
-) -> Error | Task | None:
+    if_none_match: str | Unset = UNSET,
+) -> Any | Error | Task | None:
     """Get a task
 
-     One task of the account; a task of another account is 404, as if it did not exist. Scope
-    `tasks:read`.
+     One task of the account; a task of another account is 404, as if it did not exist. The `ETag` is
+    the task's version; with `If-None-Match` naming it the answer is 304 without a body (a served
+    request: it spends the budget like a 200). Scope `tasks:read`.
 
     Args:
         task_id (UUID):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Task
+        Any | Error | Task
     """
 
     return (
         await asyncio_detailed(
             task_id=task_id,
             client=client,
+            if_none_match=if_none_match,
         )
     ).parsed

@@ -10,15 +10,18 @@ from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.task import Task
 from ...models.task_update import TaskUpdate
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     task_id: UUID,
     *,
     body: TaskUpdate,
+    if_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
 
     _kwargs: dict[str, Any] = {
         "method": "patch",
@@ -62,6 +65,11 @@ def _parse_response(
         response_404 = Error.from_dict(response.json())
 
         return response_404
+
+    if response.status_code == 412:
+        response_412 = Error.from_dict(response.json())
+
+        return response_412
 
     if response.status_code == 413:
         response_413 = Error.from_dict(response.json())
@@ -110,14 +118,19 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: TaskUpdate,
+    if_match: str | Unset = UNSET,
 ) -> Response[Error | Task]:
     """Change a task
 
      Changes the fields given; `null` clears `notes` and `dueAt`. Setting `status` to `completed` sets
-    `completedAt`; setting it to `open` clears it. Allowed at the task cap. Scope `tasks:write`.
+    `completedAt`; setting it to `open` clears it. Allowed at the task cap. Every change raises
+    `version` by one. With `If-Match`, the change applies only to the version it names, else 412
+    `PRECONDITION_FAILED` with the current `ETag` (of parallel changes naming one version, exactly
+    one applies); without it the change applies as before. Scope `tasks:write`.
 
     Args:
         task_id (UUID):
+        if_match (str | Unset):
         body (TaskUpdate):
 
     Raises:
@@ -131,6 +144,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         task_id=task_id,
         body=body,
+        if_match=if_match,
     )
 
     response = client.get_httpx_client().request(
@@ -145,14 +159,19 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: TaskUpdate,
+    if_match: str | Unset = UNSET,
 ) -> Error | Task | None:
     """Change a task
 
      Changes the fields given; `null` clears `notes` and `dueAt`. Setting `status` to `completed` sets
-    `completedAt`; setting it to `open` clears it. Allowed at the task cap. Scope `tasks:write`.
+    `completedAt`; setting it to `open` clears it. Allowed at the task cap. Every change raises
+    `version` by one. With `If-Match`, the change applies only to the version it names, else 412
+    `PRECONDITION_FAILED` with the current `ETag` (of parallel changes naming one version, exactly
+    one applies); without it the change applies as before. Scope `tasks:write`.
 
     Args:
         task_id (UUID):
+        if_match (str | Unset):
         body (TaskUpdate):
 
     Raises:
@@ -167,6 +186,7 @@ def sync(
         task_id=task_id,
         client=client,
         body=body,
+        if_match=if_match,
     ).parsed
 
 
@@ -175,14 +195,19 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: TaskUpdate,
+    if_match: str | Unset = UNSET,
 ) -> Response[Error | Task]:
     """Change a task
 
      Changes the fields given; `null` clears `notes` and `dueAt`. Setting `status` to `completed` sets
-    `completedAt`; setting it to `open` clears it. Allowed at the task cap. Scope `tasks:write`.
+    `completedAt`; setting it to `open` clears it. Allowed at the task cap. Every change raises
+    `version` by one. With `If-Match`, the change applies only to the version it names, else 412
+    `PRECONDITION_FAILED` with the current `ETag` (of parallel changes naming one version, exactly
+    one applies); without it the change applies as before. Scope `tasks:write`.
 
     Args:
         task_id (UUID):
+        if_match (str | Unset):
         body (TaskUpdate):
 
     Raises:
@@ -196,6 +221,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         task_id=task_id,
         body=body,
+        if_match=if_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -208,14 +234,19 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: TaskUpdate,
+    if_match: str | Unset = UNSET,
 ) -> Error | Task | None:
     """Change a task
 
      Changes the fields given; `null` clears `notes` and `dueAt`. Setting `status` to `completed` sets
-    `completedAt`; setting it to `open` clears it. Allowed at the task cap. Scope `tasks:write`.
+    `completedAt`; setting it to `open` clears it. Allowed at the task cap. Every change raises
+    `version` by one. With `If-Match`, the change applies only to the version it names, else 412
+    `PRECONDITION_FAILED` with the current `ETag` (of parallel changes naming one version, exactly
+    one applies); without it the change applies as before. Scope `tasks:write`.
 
     Args:
         task_id (UUID):
+        if_match (str | Unset):
         body (TaskUpdate):
 
     Raises:
@@ -231,5 +262,6 @@ async def asyncio(
             task_id=task_id,
             client=client,
             body=body,
+            if_match=if_match,
         )
     ).parsed

@@ -1,0 +1,75 @@
+import type { Knex } from 'knex';
+import type { components } from '../../generated/api.js';
+import { toIso } from '../platform/time.js';
+import { deleteLeavingTombstone, type TaskDeletion } from './task-feed.repository.js';
+import { toTask } from './tasks.presenter.js';
+import type { TaskRow } from './tasks.repository.js';
+
+export type { TaskDeletion } from './task-feed.repository.js';
+
+type Task = components['schemas']['Task'];
+
+/** One change of one task, as the listener sees it inside the transaction that makes it. */
+export type TaskChange =
+  | { kind: 'created' | 'updated'; accountId: string; task: Task }
+  | { kind: 'deleted'; accountId: string; taskId: string; deletedAt: string };
+
+/**
+ * Called inside the transaction that makes the change, after the change is recorded: what it writes
+ * commits or rolls back with the change (the webhooks' outbox, decisions §16). A throw undoes the change.
+ */
+export type TaskChangeListener = (trx: Knex.Transaction, change: TaskChange) => Promise<void>;
+
+/**
+ * The one place where task writes are recorded for the change feed (decisions §15): the change
+ * numbers, the tombstones, and the listener. Every write (API, MCP, sync, disconnect) goes through it,
+ * in the transaction of the write.
+ */
+export interface TaskChangeRecorder {
+  /**
+   * Takes `count` numbers of the account's change counter; answers the first (the others follow it).
+   * The UPDATE holds the account row until the transaction ends, so on PostgreSQL a later number is
+   * only handed out once the earlier one's transaction committed: numbers are in commit order, and a
+   * reader that sees number n sees every change below it.
+   */
+  takeNumbers(trx: Knex.Transaction, accountId: string, count: number): Promise<number>;
+  /** Rows written with their new numbers and versions: created or updated. */
+  upserted(trx: Knex.Transaction, kind: 'created' | 'updated', rows: readonly TaskRow[]): Promise<void>;
+  /**
+   * Deletes the task (only at an expected version, when given) and leaves its tombstone under the
+   * change number; false when there was no such task to delete.
+   */
+  deleted(trx: Knex.Transaction, deletion: TaskDeletion): Promise<boolean>;
+}
+
+/**
+ * What an UPDATE of the account row sets to take `count` change numbers; the task cap's updates
+ * (src/tasks/task-quota.ts) take them in the same statement, one round trip fewer per create and delete.
+ */
+export const changeNumbersTaken = (trx: Knex.Transaction, count: number) => ({ task_change_seq: trx.raw('task_change_seq + ?', [count]) });
+
+/** The first of `count` numbers, from the counter an UPDATE ... RETURNING answered. */
+export const firstNumberTaken = (row: { task_change_seq: number | string }, count: number): number => Number(row.task_change_seq) - count + 1;
+
+export function createTaskChangeRecorder(onTaskChange?: TaskChangeListener): TaskChangeRecorder {
+  return {
+    async takeNumbers(trx, accountId, count) {
+      const rows: { task_change_seq: number }[] = await trx('accounts').where('id', accountId).update(changeNumbersTaken(trx, count)).returning('task_change_seq');
+      // The caller's own account: it exists for as long as its request is served.
+      if (rows[0] === undefined) throw new Error(`No account ${accountId} to number a task change of`);
+      return firstNumberTaken(rows[0], count);
+    },
+
+    async upserted(trx, kind, rows) {
+      if (!onTaskChange) return;
+      for (const row of rows) await onTaskChange(trx, { kind, accountId: row.account_id, task: toTask(row) });
+    },
+
+    async deleted(trx, deletion) {
+      if (!(await deleteLeavingTombstone(trx, deletion))) return false;
+      const { accountId, taskId, deletedAt } = deletion;
+      if (onTaskChange) await onTaskChange(trx, { kind: 'deleted', accountId, taskId, deletedAt: toIso(deletedAt) });
+      return true;
+    },
+  };
+}
