@@ -10,6 +10,7 @@ import { createLimitsComponent } from './limits/limits.component.js';
 import { createMcpComponent } from './mcp/mcp.component.js';
 import { createOAuthComponent } from './oauth/oauth.component.js';
 import { createTasksComponent } from './tasks/tasks.component.js';
+import { createWebhooksComponent } from './webhooks/webhooks.component.js';
 
 export interface Components {
   identifyCaller: RequestHandler;
@@ -24,7 +25,7 @@ export interface Components {
   redisUp?: () => boolean;
   /** The components' counters, for GET /metrics. */
   metrics: Metric[];
-  /** Background work (sync jobs) that starts once the server listens. */
+  /** Background work (sync jobs, webhook deliveries) that starts once the server listens. */
   start: () => void;
   stop: () => Promise<void>;
 }
@@ -33,22 +34,34 @@ export interface Components {
 export async function createComponents(deps: CoreDeps): Promise<Components> {
   const auth = createAuthComponent(deps);
   const limits = await createLimitsComponent(deps, { refreshTokenAccount: auth.refreshTokenAccount });
+  const webhooks = createWebhooksComponent(deps);
   const tasks = createTasksComponent(deps);
-  const connectors = createConnectorsComponent(deps, tasks.sync);
+  const connectors = createConnectorsComponent(deps, tasks.sync, { onConnectorChange: webhooks.onConnectorChange });
   const usage = createUsageHandlers({ tasks, connectors, limits });
-  const oauth = createOAuthComponent(deps, auth, connectors.fetchPublicDocument);
+  const oauth = createOAuthComponent(deps, auth, connectors.fetchPublicDocument, webhooks.removeMadeByClient);
   const mcp = createMcpComponent(deps, loadOpenApiDocument().document, { tasks, connectors, usage });
   return {
     identifyCaller: auth.identifyCaller,
     rateLimit: limits.rateLimit,
-    operations: [...auth.operations, ...usageOperations(usage), ...tasks.operations, ...connectors.operations, ...oauth.operations],
+    operations: [
+      ...auth.operations,
+      ...usageOperations(usage),
+      ...tasks.operations,
+      ...connectors.operations,
+      ...oauth.operations,
+      ...webhooks.operations,
+    ],
     mcp: mcp.handlers,
     mcpGuard: mcp.guard,
     redisUp: limits.redisUp,
-    metrics: [...limits.metrics, ...connectors.metrics],
-    start: connectors.start,
+    metrics: [...limits.metrics, ...connectors.metrics, ...webhooks.metrics],
+    start: () => {
+      connectors.start();
+      webhooks.start();
+    },
     stop: async () => {
       await connectors.stop();
+      await webhooks.stop();
       await limits.close();
     },
   };
