@@ -1,6 +1,13 @@
 export { createTaskClient, type CallOptions, type TaskClient, type TaskClientOptions, type Result } from './client.js';
 export { TaskApiError, parseRetryAfter, type ErrorBody } from './errors.js';
 export { DEFAULT_RETRY_AFTER_SECONDS, type RetryOptions } from './retry.js';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type VerifyWebhookOptions,
+  type WebhookEventPayload,
+  type WebhookHeaders,
+} from './webhooks.js';
 export type { IssuedTokens, Tokens } from './session.js';
 export {
   OAuthFlowError,
