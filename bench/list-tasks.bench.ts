@@ -2,7 +2,7 @@
 // HTTP (sign-in, validation, the tasks component) against the same pages read with knex alone, the
 // ceiling, on SQLite and PostgreSQL. (The sync's write path is measured by bench/sync.bench.ts.)
 // Run alone: node --import tsx bench/list-tasks.bench.ts
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +17,8 @@ import { isPostgres, type Db } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
 import { decodeCursor } from '../src/tasks/task-cursor.js';
 import type { PagePosition } from '../src/tasks/tasks.repository.js';
+import { createChangeCursors } from '../src/tasks/change-cursor.js';
+import { createTaskChangeRecorder } from '../src/tasks/task-changes.js';
 import { createTasksService, type TasksService } from '../src/tasks/tasks.service.js';
 
 const TASKS = 10_000;
@@ -81,9 +83,10 @@ async function seed(db: Db, accountId: string): Promise<void> {
     completed_at: i % 3 ? null : start + i,
     created_at: start + i,
     updated_at: start + i,
+    change_seq: i + 1,
   }));
   await db.batchInsert('tasks', rows, 400);
-  await db('accounts').where('id', accountId).update({ task_count: TASKS });
+  await db('accounts').where('id', accountId).update({ task_count: TASKS, task_change_seq: TASKS });
   // PostgreSQL plans on table statistics; autovacuum would gather them for a table this size within
   // a minute of the load. Without them it sorts the account's remaining rows for every page.
   if (isPostgres(db)) await db.raw('analyze tasks');
@@ -144,7 +147,14 @@ async function benchListing(engine: Engine): Promise<Record<'api' | 'bare' | 'kn
     const token = ((await registered.body.json()) as { accessToken: string }).accessToken;
     const accountId = ((await getJson(api, '/me', token)).body as { id: string }).id;
     await seed(db, accountId);
-    bareServer = await startBareServer(createTasksService({ db, maxTasks: config.TASKS_MAX_PER_ACCOUNT }), accountId);
+    const service = createTasksService({
+      db,
+      maxTasks: config.TASKS_MAX_PER_ACCOUNT,
+      changes: createTaskChangeRecorder(),
+      cursors: createChangeCursors(randomBytes(32)),
+      tombstoneRetentionDays: config.TASK_TOMBSTONE_RETENTION_DAYS,
+    });
+    bareServer = await startBareServer(service, accountId);
     bare = new Client(urlOf(bareServer));
 
     const samples = { api: [] as number[], bare: [] as number[], knex: [] as number[], me: [] as number[] };

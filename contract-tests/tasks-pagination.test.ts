@@ -12,6 +12,9 @@ afterAll(async () => {
 
 /** Stores tasks straight in the database, `createdAt` one millisecond apart from `start`. */
 async function seedTasks(accountId: string, count: number, start = Date.now() - count): Promise<string[]> {
+  const knex = server.database.knex();
+  // Each stored task carries its own change number of the account's feed (src/tasks/task-changes.ts).
+  const { task_change_seq: lastNumber } = await knex('accounts').select('task_change_seq').where('id', accountId).first();
   const rows = Array.from({ length: count }, (_, i) => ({
     id: randomUUID(),
     account_id: accountId,
@@ -22,10 +25,10 @@ async function seedTasks(accountId: string, count: number, start = Date.now() - 
     labels: '[]',
     created_at: start + i,
     updated_at: start + i,
+    change_seq: Number(lastNumber) + i + 1,
   }));
-  const knex = server.database.knex();
   await knex.batchInsert('tasks', rows, 200);
-  await knex('accounts').where('id', accountId).increment('task_count', count);
+  await knex('accounts').where('id', accountId).increment({ task_count: count, task_change_seq: count });
   return rows.map((row) => row.id);
 }
 

@@ -235,6 +235,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tasks/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes since a cursor (the change feed)
+         * @description Keeps a mirror of the account's tasks in sync, deletions included (decisions §15). Without
+         *     `cursor` it starts from the beginning: every stored task as an `upserted` change (an initial
+         *     sync). With the `nextCursor` of an earlier answer it lists every change committed since, in
+         *     commit order: `upserted` with the task's latest state, or `deleted` with the task's id. A task
+         *     changed several times between two calls appears once, in its latest state (or as deleted).
+         *     Follow `nextCursor` while `hasMore` is true; then keep the last `nextCursor` (it is always
+         *     present) and ask again later. No change is ever skipped, also when several instances commit
+         *     writes at once. A later page may name the deletion of a task the mirror never saw (it was
+         *     deleted during the initial sync): ignore it.
+         *
+         *     Everything a task goes through is a change: creates, updates and deletes over this API or MCP,
+         *     a sync's creates and updates, and disconnecting a connector account (its tasks become local
+         *     tasks: `source` turns null). Deleted tasks leave a tombstone kept at least
+         *     `TASK_TOMBSTONE_RETENTION_DAYS` (30) days; a cursor issued longer ago than that answers 410
+         *     `CURSOR_EXPIRED`: start again without a cursor. A cursor no page of this account issued is 400
+         *     `VALIDATION_FAILED` (path `/query/cursor`). Scope `tasks:read`.
+         */
+        get: operations["listTaskChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tasks/{taskId}": {
         parameters: {
             query?: never;
@@ -246,14 +281,17 @@ export interface paths {
         };
         /**
          * Get a task
-         * @description One task of the account; a task of another account is 404, as if it did not exist. Scope `tasks:read`.
+         * @description One task of the account; a task of another account is 404, as if it did not exist. The `ETag` is
+         *     the task's version; with `If-None-Match` naming it the answer is 304 without a body (a served
+         *     request: it spends the budget like a 200). Scope `tasks:read`.
          */
         get: operations["getTask"];
         put?: never;
         post?: never;
         /**
          * Delete a task
-         * @description Frees a place under the task cap. Scope `tasks:write`.
+         * @description Frees a place under the task cap; the change feed lists the deletion. With `If-Match`, only the
+         *     version it names is deleted, else 412 `PRECONDITION_FAILED` with the current `ETag`. Scope `tasks:write`.
          */
         delete: operations["deleteTask"];
         options?: never;
@@ -261,7 +299,10 @@ export interface paths {
         /**
          * Change a task
          * @description Changes the fields given; `null` clears `notes` and `dueAt`. Setting `status` to `completed` sets
-         *     `completedAt`; setting it to `open` clears it. Allowed at the task cap. Scope `tasks:write`.
+         *     `completedAt`; setting it to `open` clears it. Allowed at the task cap. Every change raises
+         *     `version` by one. With `If-Match`, the change applies only to the version it names, else 412
+         *     `PRECONDITION_FAILED` with the current `ETag` (of parallel changes naming one version, exactly
+         *     one applies); without it the change applies as before. Scope `tasks:write`.
          */
         patch: operations["updateTask"];
         trace?: never;
@@ -1348,7 +1389,7 @@ export interface components {
             error?: Record<string, never>;
         };
         /** @enum {string} */
-        ErrorCode: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "REFRESH_TOKEN_REUSED" | "INSUFFICIENT_SCOPE" | "WEB_SESSION_REQUIRED" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "EMAIL_IN_USE" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "CONNECTOR_AUTH_FAILED" | "RATE_LIMIT_EXCEEDED" | "ACCOUNT_LOCKED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "CONNECTOR_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "REFRESH_TOKEN_REUSED" | "INSUFFICIENT_SCOPE" | "WEB_SESSION_REQUIRED" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "EMAIL_IN_USE" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "PRECONDITION_FAILED" | "CURSOR_EXPIRED" | "CONNECTOR_AUTH_FAILED" | "RATE_LIMIT_EXCEEDED" | "ACCOUNT_LOCKED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "CONNECTOR_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         /**
          * @description `tokens:manage` is account management (list, create and revoke API tokens; list and withdraw
          *     authorised apps); `webhooks:manage` manages webhooks and reads their delivery logs. Web sessions hold
@@ -1626,7 +1667,8 @@ export interface components {
          *       "completedAt": null,
          *       "createdAt": "2026-11-20T09:15:00.000Z",
          *       "updatedAt": "2026-11-21T14:02:31.000Z",
-         *       "source": null
+         *       "source": null,
+         *       "version": 3
          *     }
          */
         Task: {
@@ -1654,6 +1696,8 @@ export interface components {
             updatedAt: string;
             /** @description Null for tasks made here; else where a sync brought the task from. */
             source: null | components["schemas"]["TaskSource"];
+            /** @description 1 on create, one more on every change (a sync's and a disconnect's included); the `ETag` of one task's responses. */
+            version: number;
         };
         /**
          * @example {
@@ -1727,7 +1771,8 @@ export interface components {
          *           "completedAt": null,
          *           "createdAt": "2026-11-20T09:15:00.000Z",
          *           "updatedAt": "2026-11-21T14:02:31.000Z",
-         *           "source": null
+         *           "source": null,
+         *           "version": 3
          *         }
          *       ],
          *       "nextCursor": "eyJjIjoxNzk1NDY2MDAwMDAwLCJpIjoiN2M5ZTY2NzkifQ"
@@ -1737,6 +1782,41 @@ export interface components {
             items: components["schemas"]["Task"][];
             /** @description Pass as `cursor` for the next page; null at the end. */
             nextCursor: string | null;
+        };
+        /** @description One change of the feed: a task in its latest state, or the deletion of one. */
+        TaskChange: components["schemas"]["TaskUpserted"] | components["schemas"]["TaskDeleted"];
+        TaskUpserted: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "upserted";
+            task: components["schemas"]["Task"];
+        };
+        /**
+         * @example {
+         *       "kind": "deleted",
+         *       "taskId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+         *       "deletedAt": "2026-11-22T08:00:00.000Z"
+         *     }
+         */
+        TaskDeleted: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "deleted";
+            /** Format: uuid */
+            taskId: string;
+            /** Format: date-time */
+            deletedAt: string;
+        };
+        TaskChangeList: {
+            changes: components["schemas"]["TaskChange"][];
+            /** @description Always present: pass it as `cursor` for the next page, or keep it and ask again later when `hasMore` is false. */
+            nextCursor: string;
+            /** @description True when more changes are waiting: ask again at once with `nextCursor`. */
+            hasMore: boolean;
         };
         /** @enum {string} */
         ConnectorType: "github" | "ical";
@@ -2574,6 +2654,32 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description `If-Match` names a version the task is no longer at (`PRECONDITION_FAILED`); `ETag` is the current one. */
+        PreconditionFailed: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "statusCode": 412,
+                 *       "code": "PRECONDITION_FAILED",
+                 *       "message": "The task has changed: it is at version 4, not the one If-Match names."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The body is over the operation's limit (`PAYLOAD_TOO_LARGE`), 16 KiB under `/auth/` and `/oauth/`, 1 MiB elsewhere. A `Content-Length` over it is refused before the body is read. */
         PayloadTooLarge: {
             headers: {
@@ -2819,6 +2925,16 @@ export interface components {
     parameters: {
         WebhookId: string;
         DeliveryId: string;
+        /**
+         * @description Apply only to this version of the task: its `ETag` as given (`"3"`), or `*` for any.
+         * @example "3"
+         */
+        IfMatch: string;
+        /**
+         * @description The `ETag` of the copy the client holds (`"3"`): a 304 when the task is still at that version.
+         * @example "3"
+         */
+        IfNoneMatch: string;
         TaskId: string;
         TokenId: string;
         ConnectorAccountId: string;
@@ -2849,6 +2965,11 @@ export interface components {
         "Retry-After": number;
         /** @description Where the created resource is. */
         Location: string;
+        /**
+         * @description The task's `version` as a strong entity tag: `"3"`.
+         * @example "3"
+         */
+        ETag: string;
         /** @description On every 401: `Bearer error="invalid_token", resource_metadata="…"` (RFC 6750, RFC 9728) when the bearer token sent is malformed, unknown, expired or for another resource (RFC 8707); `Bearer resource_metadata="…"` when no credentials were sent (RFC 6750 §3.1) or the password or refresh token was the problem. The metadata is `/.well-known/oauth-protected-resource`, or `/.well-known/oauth-protected-resource/mcp` for `/mcp`. On a 403 `INSUFFICIENT_SCOPE`: `Bearer error="insufficient_scope", scope="…", resource_metadata="…"`, naming the scope to ask for. */
         "WWW-Authenticate": string;
         /** @description The OAuth pages' policy: nothing loads but their own inline style; forms post only to this server and the client's redirect URI; no framing. */
@@ -3495,10 +3616,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The task created. */
+            /** @description The task created, its `ETag` its version (`"1"`). */
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3542,10 +3664,81 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listTaskChanges: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of an earlier answer, as given; leave it out for an initial sync. */
+                cursor?: string;
+                /** @description Most changes in one answer. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changes since the cursor, oldest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskChangeList"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
+            /** @description The cursor was issued longer ago than `TASK_TOMBSTONE_RETENTION_DAYS` (`CURSOR_EXPIRED`); start again without a cursor. */
+            410: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 410,
+                     *       "code": "CURSOR_EXPIRED",
+                     *       "message": "This cursor is older than the 30 days deletions are kept; start again without a cursor."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the copy the client holds (`"3"`): a 304 when the task is still at that version.
+                 * @example "3"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 taskId: components["parameters"]["TaskId"];
             };
@@ -3556,6 +3749,7 @@ export interface operations {
             /** @description The task. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3571,6 +3765,23 @@ export interface operations {
                     "application/json": components["schemas"]["Task"];
                 };
             };
+            /** @description The task has not changed since the version `If-None-Match` names; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["InsufficientScope"];
@@ -3583,7 +3794,13 @@ export interface operations {
     deleteTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Apply only to this version of the task: its `ETag` as given (`"3"`), or `*` for any.
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 taskId: components["parameters"]["TaskId"];
             };
@@ -3611,6 +3828,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3619,7 +3837,13 @@ export interface operations {
     updateTask: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Apply only to this version of the task: its `ETag` as given (`"3"`), or `*` for any.
+                 * @example "3"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 taskId: components["parameters"]["TaskId"];
             };
@@ -3639,6 +3863,7 @@ export interface operations {
             /** @description The task after the change. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3658,6 +3883,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

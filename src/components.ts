@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Metric } from 'prom-client';
 import { createUsageHandlers, usageOperations } from './account/account.component.js';
@@ -35,7 +36,10 @@ export async function createComponents(deps: CoreDeps): Promise<Components> {
   const auth = createAuthComponent(deps);
   const limits = await createLimitsComponent(deps, { refreshTokenAccount: auth.refreshTokenAccount });
   const webhooks = createWebhooksComponent(deps);
-  const tasks = createTasksComponent(deps);
+  const tasks = createTasksComponent(deps, {
+    cursorKey: auth.deriveKey((secret) => createHmac('sha256', secret).update('task-change-cursor').digest()),
+    onTaskChange: webhooks.onTaskChange,
+  });
   const connectors = createConnectorsComponent(deps, tasks.sync, { onConnectorChange: webhooks.onConnectorChange });
   const usage = createUsageHandlers({ tasks, connectors, limits });
   const oauth = createOAuthComponent(deps, auth, connectors.fetchPublicDocument, webhooks.removeMadeByClient);

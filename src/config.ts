@@ -68,6 +68,8 @@ const settingsSchema = z.object({
   LOGIN_LOCKOUT_MINUTES: integer(15, 1),
 
   TASKS_MAX_PER_ACCOUNT: integer(10_000, 0),
+  /** Days a deleted task's tombstone is kept for the change feed; fractions allowed (tests lower it to seconds). */
+  TASK_TOMBSTONE_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
   CONNECTOR_ACCOUNTS_MAX_PER_TYPE: integer(5, 0),
   CONNECTOR_SECRET_KEY: z
     .string()

@@ -129,9 +129,10 @@ export function createConnectorAccountsService(deps: ConnectorAccountsDeps) {
     /** Deletes the account and its credentials; its tasks stay as local tasks; its place under the cap frees up. */
     async disconnect(accountId: string, id: string): Promise<void> {
       await db.transaction(async (trx) => {
+        // Tasks first: they lock the account row before anything else, as a sync batch does, so the two never deadlock.
+        await deps.tasks.detachConnectorTasks(trx, { accountId, connectorAccountId: id });
         const row = await lockOwnedConnectorAccount(trx, accountId, id);
         if (!row) throw errors.notFound('Connector account');
-        await deps.tasks.detachConnectorTasks(trx, id);
         await deleteConnectorAccount(trx, id);
         await releaseConnectorPlace(trx, accountId, row.type);
         await deps.onConnectorChange?.(trx, { kind: 'disconnected', accountId, connectorAccount: toConnectorAccount(row) });

@@ -47,6 +47,21 @@ export const errors = {
   emailInUse: () => new AppError(409, 'EMAIL_IN_USE', 'An account with this email already exists.'),
   idempotencyKeyReused: () =>
     new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request body.'),
+  /** An If-Match that names another version than the task's; the current one goes back as its ETag. */
+  preconditionFailed: (currentVersion: number) =>
+    new AppError(
+      412,
+      'PRECONDITION_FAILED',
+      `The task has changed: it is at version ${currentVersion}, not one If-Match names. Read it again and retry.`,
+      {},
+      { ETag: `"${currentVersion}"` },
+    ),
+  cursorExpired: (retentionDays: number) =>
+    new AppError(
+      410,
+      'CURSOR_EXPIRED',
+      `This cursor is older than the ${retentionDays} days deletions are kept; start again without a cursor.`,
+    ),
   connectorAuthFailed: (message: string) => new AppError(422, 'CONNECTOR_AUTH_FAILED', message),
   connectorUnavailable: (message: string) => new AppError(502, 'CONNECTOR_UNAVAILABLE', message),
   notImplemented: () => new AppError(501, 'NOT_IMPLEMENTED', 'This operation is in the contract but not implemented yet.'),

@@ -1,14 +1,18 @@
+import type { Knex } from 'knex';
 import type { CoreDeps } from '../deps.js';
 import type { OperationEntry } from '../http/operations.js';
 import type { Db } from '../platform/db.js';
+import { createChangeCursors } from './change-cursor.js';
+import { createTaskChangeRecorder, type TaskChangeListener, type TaskChangeRecorder } from './task-changes.js';
 import { createTasksHandlers, tasksOperations, type TasksHandlers } from './tasks.routes.js';
 import { createTasksService } from './tasks.service.js';
 import { detachConnectorTasks, upsertExternalTasks, type ExternalTaskBatch, type UpsertCounts } from './tasks.sync.js';
 
+export type { TaskChange, TaskChangeListener } from './task-changes.js';
 export type { ExternalTask, UpsertCounts } from './tasks.sync.js';
 
 export interface TasksComponent {
-  /** listTasks, createTask, getTask, updateTask, deleteTask. */
+  /** listTasks, listTaskChanges, createTask, getTask, updateTask, deleteTask. */
   operations: OperationEntry[];
   /** The same handlers by operationId, for other front ends of the same API (the MCP tools). */
   handlers: TasksHandlers;
@@ -18,6 +22,13 @@ export interface TasksComponent {
   sync: TasksForSync;
 }
 
+export interface TasksComponentOptions {
+  /** Hears every task change inside the transaction that makes it (API, MCP, sync, disconnect). */
+  onTaskChange?: TaskChangeListener;
+  /** Signs the change feed's cursors; every instance must hold the same (see AuthComponent.deriveKey). */
+  cursorKey: Buffer;
+}
+
 /** Synced items in, and a disconnected account's tasks kept; the task cap stays the tasks component's. */
 export interface TasksForSync {
   /**
@@ -25,24 +36,31 @@ export interface TasksForSync {
    * ones insert while the account's task cap allows, the rest count as droppedOverQuota.
    */
   importExternalTasks: (batch: Omit<ExternalTaskBatch, 'maxTasks'>) => Promise<UpsertCounts>;
-  /** On disconnect, in its transaction: the connector's tasks stay as local tasks. */
-  detachConnectorTasks: (trx: Db, connectorAccountId: string) => Promise<number>;
+  /** On disconnect, in its transaction: the connector's tasks stay as local tasks (each a change of the feed). */
+  detachConnectorTasks: (trx: Knex.Transaction, owner: { accountId: string; connectorAccountId: string }) => Promise<number>;
 }
 
-export function createTasksComponent({ config, db }: CoreDeps): TasksComponent {
-  const service = createTasksService({ db, maxTasks: config.TASKS_MAX_PER_ACCOUNT });
+export function createTasksComponent({ config, db }: CoreDeps, options: TasksComponentOptions): TasksComponent {
+  const changes = createTaskChangeRecorder(options.onTaskChange);
+  const service = createTasksService({
+    db,
+    maxTasks: config.TASKS_MAX_PER_ACCOUNT,
+    changes,
+    cursors: createChangeCursors(options.cursorKey),
+    tombstoneRetentionDays: config.TASK_TOMBSTONE_RETENTION_DAYS,
+  });
   const handlers = createTasksHandlers(service);
   return {
     operations: tasksOperations(handlers),
     handlers,
     usage: (accountId) => service.usage(accountId),
-    sync: createTasksForSync({ db, maxTasks: config.TASKS_MAX_PER_ACCOUNT }),
+    sync: createTasksForSync({ db, maxTasks: config.TASKS_MAX_PER_ACCOUNT, changes }),
   };
 }
 
-export function createTasksForSync({ db, maxTasks }: { db: Db; maxTasks: number }): TasksForSync {
+export function createTasksForSync({ db, maxTasks, changes = createTaskChangeRecorder() }: { db: Db; maxTasks: number; changes?: TaskChangeRecorder }): TasksForSync {
   return {
-    importExternalTasks: (batch) => upsertExternalTasks(db, { ...batch, maxTasks }),
-    detachConnectorTasks,
+    importExternalTasks: (batch) => upsertExternalTasks(db, { ...batch, maxTasks }, changes),
+    detachConnectorTasks: (trx, owner) => detachConnectorTasks(trx, owner, changes),
   };
 }

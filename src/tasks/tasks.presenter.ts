@@ -22,5 +22,6 @@ export function toTask(row: TaskRow): Task {
       row.connector_account_id !== null && row.connector_type !== null && row.external_id !== null
         ? { connectorAccountId: row.connector_account_id, connectorType: row.connector_type, externalId: row.external_id, url: row.external_url }
         : null,
+    version: Number(row.version),
   };
 }

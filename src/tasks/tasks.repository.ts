@@ -27,7 +27,14 @@ export interface TaskRow {
   connector_type: 'github' | 'ical' | null;
   external_id: string | null;
   external_url: string | null;
+  /** 1 on create, one more on every change: the ETag. */
+  version: number;
+  /** The account's change number of the task's last change (src/tasks/task-changes.ts). */
+  change_seq: number;
 }
+
+/** Versions a conditional write may apply to (If-Match); undefined: any. */
+export type ExpectedVersions = readonly number[] | undefined;
 
 export interface NewTask {
   id: string;
@@ -49,7 +56,7 @@ export interface TaskChanges {
   labels?: string[];
 }
 
-export async function insertTask(db: Knex, accountId: string, task: NewTask, now: number): Promise<TaskRow> {
+export async function insertTask(db: Knex, accountId: string, task: NewTask, now: number, changeNumber: number): Promise<TaskRow> {
   const row: TaskRow = {
     id: task.id,
     account_id: accountId,
@@ -66,6 +73,8 @@ export async function insertTask(db: Knex, accountId: string, task: NewTask, now
     connector_type: null,
     external_id: null,
     external_url: null,
+    version: 1,
+    change_seq: changeNumber,
   };
   await db('tasks').insert(row);
   return row;
@@ -92,9 +101,19 @@ export async function listTaskPage(
   return query.orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(page.limit);
 }
 
-/** One UPDATE ... RETURNING: `completed_at` follows `status` from the stored row, not from a read before it. */
-export async function updateTask(db: Knex, accountId: string, taskId: string, changes: TaskChanges, now: number): Promise<TaskRow | undefined> {
-  const set: Record<string, unknown> = { updated_at: now };
+/**
+ * One UPDATE ... RETURNING: `completed_at` follows `status` from the stored row, not from a read before
+ * it, and an expected version is checked by the same statement (of parallel writes naming one version,
+ * one applies).
+ */
+export async function updateTask(
+  db: Knex,
+  target: { accountId: string; taskId: string; expected: ExpectedVersions },
+  changes: TaskChanges,
+  stamp: { now: number; changeNumber: number },
+): Promise<TaskRow | undefined> {
+  const { now, changeNumber } = stamp;
+  const set: Record<string, unknown> = { updated_at: now, version: db.raw('version + 1'), change_seq: changeNumber };
   if (changes.title !== undefined) set.title = changes.title;
   if (changes.notes !== undefined) set.notes = changes.notes;
   if (changes.priority !== undefined) set.priority = changes.priority;
@@ -104,15 +123,26 @@ export async function updateTask(db: Knex, accountId: string, taskId: string, ch
   if (changes.status === 'completed') {
     Object.assign(set, { status: 'completed', completed_at: db.raw("case when status = 'completed' then completed_at else ? end", [now]) });
   }
-  const rows: TaskRow[] = await db('tasks').where({ id: taskId, account_id: accountId }).update(set).returning(COLUMNS);
+  const query = db('tasks').where({ id: target.taskId, account_id: target.accountId });
+  if (target.expected) query.whereIn('version', target.expected);
+  const rows: TaskRow[] = await query.update(set).returning(COLUMNS);
   return rows[0];
 }
 
-export async function deleteTask(db: Knex, accountId: string, taskId: string): Promise<boolean> {
-  return (await db('tasks').where({ id: taskId, account_id: accountId }).delete()) === 1;
+/** Deletes the task when it is at an expected version (any when none is given); answers whether it did. */
+export async function deleteTask(db: Knex, accountId: string, taskId: string, expected: ExpectedVersions): Promise<boolean> {
+  const query = db('tasks').where({ id: taskId, account_id: accountId });
+  if (expected) query.whereIn('version', expected);
+  return (await query.delete()) === 1;
 }
 
-const COLUMNS = [
+/** The version of a task, or undefined when the account has no such task. */
+export async function findVersion(db: Knex, accountId: string, taskId: string): Promise<number | undefined> {
+  const row: { version: number } | undefined = await db('tasks').select('version').where({ id: taskId, account_id: accountId }).first();
+  return row === undefined ? undefined : Number(row.version);
+}
+
+export const COLUMNS = [
   'id',
   'account_id',
   'title',
@@ -128,4 +158,6 @@ const COLUMNS = [
   'connector_type',
   'external_id',
   'external_url',
+  'version',
+  'change_seq',
 ];

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { RequestHandler } from 'express';
@@ -26,7 +27,7 @@ describe('tasks over HTTP (in-process)', () => {
     store = await createMigratedDb('sqlite');
     const config = loadConfig({ NODE_ENV: 'test', OPENAPI_VALIDATE_RESPONSES: 'true', LOG_LEVEL: 'silent', TASKS_MAX_PER_ACCOUNT: '3' });
     const logger = createLogger('silent');
-    const tasks = createTasksComponent({ config, db: store.db, logger });
+    const tasks = createTasksComponent({ config, db: store.db, logger }, { cursorKey: randomBytes(32) });
     const app = createApp({
       config,
       db: store.db,

@@ -1,7 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../platform/errors.js';
 import { upsertExternalTasks } from './tasks.sync.js';
+import { createChangeCursors } from './change-cursor.js';
+import { createTaskChangeRecorder } from './task-changes.js';
 import { createTasksService } from './tasks.service.js';
 import { createMigratedDb, engines, insertAccount, insertConnectorAccount, type MigratedDb } from '../test-support/databases.js';
 
@@ -25,7 +27,13 @@ describe.each(engines)('tasks service on %s', (engine) => {
 
   const setUp = async (maxTasks = 10_000, taskCount = 0) => {
     const accountId = await insertAccount(store.db, taskCount);
-    const service = createTasksService({ db: store.db, maxTasks });
+    const service = createTasksService({
+      db: store.db,
+      maxTasks,
+      changes: createTaskChangeRecorder(),
+      cursors: createChangeCursors(randomBytes(32)),
+      tombstoneRetentionDays: 30,
+    });
     const countOf = async () => Number((await store.db('tasks').where('account_id', accountId).count({ n: '*' }))[0]?.n);
     return { accountId, service, countOf };
   };
@@ -136,7 +144,7 @@ describe.each(engines)('tasks service on %s', (engine) => {
         url: null,
       }));
       const [sync, ...creates] = await Promise.allSettled([
-        upsertExternalTasks(store.db, { accountId, connectorAccountId, connectorType: 'github', maxTasks: 50, items }),
+        upsertExternalTasks(store.db, { accountId, connectorAccountId, connectorType: 'github', maxTasks: 50, items }, createTaskChangeRecorder()),
         ...Array.from({ length: 15 }, (_, i) => service.create(accountId, { title: `t${i}` })),
       ]);
       const synced = sync.status === 'fulfilled' ? sync.value.created : 0;
@@ -236,7 +244,7 @@ describe.each(engines)('tasks service on %s', (engine) => {
       const now = Date.now();
       const ids = Array.from({ length: 7 }, () => randomUUID());
       await store.db('tasks').insert(
-        ids.map((id) => ({ id, account_id: accountId, title: id, status: 'open', priority: 3, labels: '[]', created_at: now, updated_at: now })),
+        ids.map((id, i) => ({ id, account_id: accountId, title: id, status: 'open', priority: 3, labels: '[]', created_at: now, updated_at: now, change_seq: 1000 + i })),
       );
       expect(await walk(service, accountId, 2)).toEqual([...ids].sort());
     });

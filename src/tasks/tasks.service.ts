@@ -3,18 +3,23 @@ import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
 import type { Db } from '../platform/db.js';
 import { errors } from '../platform/errors.js';
-import { isRfc3339Instant } from '../platform/time.js';
+import { isRfc3339Instant, toIso } from '../platform/time.js';
+import type { ChangeCursors } from './change-cursor.js';
 import { forgetExpiredKeys, onceForKey, type StoredResponse } from './idempotency.js';
+import type { TaskChangeRecorder } from './task-changes.js';
 import { decodeCursor, encodeCursor } from './task-cursor.js';
+import { listChangesAfter, purgeTombstones, type FeedRow } from './task-feed.repository.js';
 import { releaseTaskPlaces, takeTaskPlace, usedTaskPlaces } from './task-quota.js';
 import { toTask } from './tasks.presenter.js';
 import * as repository from './tasks.repository.js';
-import type { StatusFilter, Task } from './tasks.repository.js';
+import type { ExpectedVersions, StatusFilter, Task } from './tasks.repository.js';
 
 // `priority` has a default in the document; callers other than the validated edge may leave it out.
 type TaskCreate = Omit<components['schemas']['TaskCreate'], 'priority'> & { priority?: number };
 type TaskUpdate = components['schemas']['TaskUpdate'];
 type TaskList = components['schemas']['TaskList'];
+type TaskChangeList = components['schemas']['TaskChangeList'];
+type TaskChangeItem = components['schemas']['TaskChange'];
 
 export interface ListQuery {
   status?: StatusFilter;
@@ -23,15 +28,32 @@ export interface ListQuery {
   updatedSince?: string;
 }
 
+export interface ChangesQuery {
+  cursor?: string;
+  limit?: number;
+}
+
+export interface TasksServiceDeps {
+  db: Db;
+  maxTasks: number;
+  /** Every write records its change here, in its own transaction (src/tasks/task-changes.ts). */
+  changes: TaskChangeRecorder;
+  cursors: ChangeCursors;
+  tombstoneRetentionDays: number;
+}
+
 export type TasksService = ReturnType<typeof createTasksService>;
 
-export function createTasksService({ db, maxTasks }: { db: Db; maxTasks: number }) {
+export function createTasksService({ db, maxTasks, changes: recorder, cursors, tombstoneRetentionDays }: TasksServiceDeps) {
+  const retentionMs = tombstoneRetentionDays * DAY_MS;
+
   /** Inserts the task and takes its place under the cap in one transaction, or refuses at the cap. */
   async function insertWithinCap(trx: Knex.Transaction, accountId: string, input: TaskCreate, now: number): Promise<StoredResponse<Task>> {
     if (!(await takeTaskPlace(trx, accountId, maxTasks))) {
       const used = await usedTaskPlaces(trx, accountId);
       throw errors.quotaExceeded('tasks', maxTasks, used, `This account has reached its limit of ${maxTasks} tasks; delete some to make room.`);
     }
+    const changeNumber = await recorder.takeNumbers(trx, accountId, 1);
     const row = await repository.insertTask(
       trx,
       accountId,
@@ -45,8 +67,16 @@ export function createTasksService({ db, maxTasks }: { db: Db; maxTasks: number 
         labels: input.labels ?? [],
       },
       now,
+      changeNumber,
     );
+    await recorder.upserted(trx, 'created', [row]);
     return { status: 201, body: toTask(row) };
+  }
+
+  /** Why a conditional write found nothing to change: no such task (404), or another version (412). */
+  async function missingOrChanged(trx: Knex.Transaction, accountId: string, taskId: string): Promise<Error> {
+    const version = await repository.findVersion(trx, accountId, taskId);
+    return version === undefined ? errors.notFound('Task') : errors.preconditionFailed(version);
   }
 
   return {
@@ -84,31 +114,63 @@ export function createTasksService({ db, maxTasks }: { db: Db; maxTasks: number 
       return toTask(row);
     },
 
-    async update(accountId: string, taskId: string, changes: TaskUpdate): Promise<Task> {
-      const row = await repository.updateTask(
-        db,
-        accountId,
-        taskId,
-        {
-          title: changes.title,
-          notes: changes.notes,
-          status: changes.status,
-          priority: changes.priority,
-          dueAt: changes.dueAt === undefined ? undefined : toEpochOrNull(changes.dueAt, '/body/dueAt'),
-          labels: changes.labels,
-        },
-        Date.now(),
-      );
-      if (!row) throw errors.notFound('Task');
-      return toTask(row);
+    /** With `expected` (If-Match), the change applies only to a task at one of those versions. */
+    async update(accountId: string, taskId: string, changes: TaskUpdate, expected?: ExpectedVersions): Promise<Task> {
+      const fields = {
+        title: changes.title,
+        notes: changes.notes,
+        status: changes.status,
+        priority: changes.priority,
+        dueAt: changes.dueAt === undefined ? undefined : toEpochOrNull(changes.dueAt, '/body/dueAt'),
+        labels: changes.labels,
+      };
+      const now = Date.now();
+      return db.transaction(async (trx) => {
+        const changeNumber = await recorder.takeNumbers(trx, accountId, 1);
+        const row = await repository.updateTask(trx, { accountId, taskId, expected }, fields, { now, changeNumber });
+        if (!row) throw await missingOrChanged(trx, accountId, taskId);
+        await recorder.upserted(trx, 'updated', [row]);
+        return toTask(row);
+      });
     },
 
-    /** Deleting and freeing its place are one transaction: the counter never drifts from the rows. */
-    async remove(accountId: string, taskId: string): Promise<void> {
-      await db.transaction(async (trx) => {
-        if (!(await repository.deleteTask(trx, accountId, taskId))) throw errors.notFound('Task');
+    /**
+     * Deleting, freeing its place and leaving its tombstone are one transaction: the cap's counter
+     * never drifts from the rows, and the feed never misses the deletion.
+     */
+    async remove(accountId: string, taskId: string, expected?: ExpectedVersions): Promise<void> {
+      const now = Date.now();
+      const changeNumber = await db.transaction(async (trx) => {
+        const taken = await recorder.takeNumbers(trx, accountId, 1);
+        if (!(await repository.deleteTask(trx, accountId, taskId, expected))) throw await missingOrChanged(trx, accountId, taskId);
         await releaseTaskPlaces(trx, accountId, 1);
+        await recorder.deleted(trx, { accountId, taskId, changeNumber: taken, deletedAt: now });
+        return taken;
       });
+      // Now and then, not on every delete: tombstones only need to go some time after their retention.
+      if (changeNumber % PURGE_EVERY_NTH_CHANGE === 0) await purgeTombstones(db, accountId, now - retentionMs - Math.min(retentionMs, HOUR_MS));
+    },
+
+    /**
+     * The change feed (decisions §15): without a cursor every stored task (an initial sync), else every
+     * change numbered after it, tombstones included, oldest first.
+     */
+    async changes(accountId: string, query: ChangesQuery): Promise<TaskChangeList> {
+      const now = Date.now();
+      const limit = query.limit ?? DEFAULT_CHANGES_PAGE_SIZE;
+      const from = query.cursor === undefined ? undefined : cursors.decode(accountId, query.cursor);
+      if (from && from.issuedAt < now - retentionMs) throw errors.cursorExpired(tombstoneRetentionDays);
+      const rows = await listChangesAfter(db, accountId, { after: from?.after ?? 0, limit: limit + 1, withTombstones: from !== undefined });
+      const page = rows.slice(0, limit);
+      const hasMore = rows.length > limit;
+      // A cursor is as old as the oldest change it has not shown: with more to come, the unseen ones may
+      // be as old as the cursor it came from, and their tombstones go by that age.
+      const issuedAt = hasMore ? (from?.issuedAt ?? now) : now;
+      return {
+        changes: page.map(toChange),
+        nextCursor: cursors.encode(accountId, { after: page.at(-1)?.change_seq ?? from?.after ?? 0, issuedAt }),
+        hasMore,
+      };
     },
 
     async usage(accountId: string): Promise<{ limit: number; used: number }> {
@@ -118,7 +180,16 @@ export function createTasksService({ db, maxTasks }: { db: Db; maxTasks: number 
 }
 
 const DEFAULT_PAGE_SIZE = 50;
+const DEFAULT_CHANGES_PAGE_SIZE = 100;
 const DEFAULT_PRIORITY = 3;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+const PURGE_EVERY_NTH_CHANGE = 16;
+
+function toChange(row: FeedRow): TaskChangeItem {
+  if (row.change_kind === 'deleted') return { kind: 'deleted', taskId: row.id, deletedAt: toIso(Number(row.deleted_at)) };
+  return { kind: 'upserted', task: toTask(row) };
+}
 
 function toEpochOrNull(value: string | null | undefined, path: string): number | null {
   return value === null || value === undefined ? null : toEpoch(value, path);

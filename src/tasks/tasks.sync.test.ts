@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTaskChangeRecorder } from './task-changes.js';
 import { detachConnectorTasks, upsertExternalTasks, type ExternalTask } from './tasks.sync.js';
 import { createMigratedDb, engines, insertAccount, insertConnectorAccount, type MigratedDb } from '../test-support/databases.js';
 
@@ -14,6 +15,8 @@ const item = (externalId: string, overrides: Partial<ExternalTask> = {}): Extern
 });
 const items = (count: number, prefix = 'x') => Array.from({ length: count }, (_, i) => item(`${prefix}${i}`));
 
+const changes = createTaskChangeRecorder();
+
 describe.each(engines)('upsertExternalTasks on %s', (engine) => {
   let store: MigratedDb;
   beforeAll(async () => {
@@ -27,7 +30,7 @@ describe.each(engines)('upsertExternalTasks on %s', (engine) => {
     const accountId = await insertAccount(store.db, taskCount);
     const connectorAccountId = await insertConnectorAccount(store.db, accountId);
     const sync = (batch: ExternalTask[], maxTasks = 10_000) =>
-      upsertExternalTasks(store.db, { accountId, connectorAccountId, connectorType: 'github', maxTasks, items: batch });
+      upsertExternalTasks(store.db, { accountId, connectorAccountId, connectorType: 'github', maxTasks, items: batch }, changes);
     const taskCountOf = async () => Number((await store.db('accounts').where('id', accountId).first()).task_count);
     const rowsOf = () => store.db('tasks').where('account_id', accountId).orderBy('external_id');
     return { accountId, connectorAccountId, sync, taskCountOf, rowsOf };
@@ -132,7 +135,7 @@ describe.each(engines)('upsertExternalTasks on %s', (engine) => {
     const { accountId, sync, taskCountOf, rowsOf } = await setUp(90);
     const other = await insertConnectorAccount(store.db, accountId, 'ical');
     const syncOther = (batch: ExternalTask[]) =>
-      upsertExternalTasks(store.db, { accountId, connectorAccountId: other, connectorType: 'ical', maxTasks: 100, items: batch });
+      upsertExternalTasks(store.db, { accountId, connectorAccountId: other, connectorType: 'ical', maxTasks: 100, items: batch }, changes);
     const results = await Promise.all([
       ...Array.from({ length: 4 }, (_, i) => sync(items(5, `g${i}-`), 100)),
       ...Array.from({ length: 4 }, (_, i) => syncOther(items(5, `i${i}-`))),
@@ -163,9 +166,9 @@ describe.each(engines)('upsertExternalTasks on %s', (engine) => {
   });
 
   it('detaching a connector account keeps its tasks as local tasks and keeps them counted', async () => {
-    const { sync, connectorAccountId, rowsOf, taskCountOf } = await setUp();
+    const { accountId, sync, connectorAccountId, rowsOf, taskCountOf } = await setUp();
     await sync(items(3));
-    expect(await detachConnectorTasks(store.db, connectorAccountId)).toBe(3);
+    expect(await store.db.transaction((trx) => detachConnectorTasks(trx, { accountId, connectorAccountId }, changes))).toBe(3);
     const rows = await rowsOf();
     expect(rows).toHaveLength(3);
     expect(rows.every((row) => row.connector_account_id === null && row.external_id === null && row.external_url === null)).toBe(true);

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { isPostgres, type Db } from '../platform/db.js';
+import type { TaskChangeRecorder } from './task-changes.js';
 import { reserveTaskPlaces } from './task-quota.js';
+import { COLUMNS, type TaskRow } from './tasks.repository.js';
 
 /** One item as a connector read it from the provider; times are epoch milliseconds. */
 export interface ExternalTask {
@@ -34,7 +36,7 @@ export interface ExternalTaskBatch {
  * update (or count unchanged when nothing differs), new ones insert while the account's task cap
  * allows, the rest count as droppedOverQuota.
  */
-export async function upsertExternalTasks(db: Db, batch: ExternalTaskBatch): Promise<UpsertCounts> {
+export async function upsertExternalTasks(db: Db, batch: ExternalTaskBatch, changes: TaskChangeRecorder): Promise<UpsertCounts> {
   const now = Date.now();
   // Normalised first: ids that differ only in a removed character are one item, not a unique-key violation.
   const items = lastOccurrenceOfEachExternalId(batch.items.map(normaliseItem));
@@ -53,17 +55,54 @@ export async function upsertExternalTasks(db: Db, batch: ExternalTaskBatch): Pro
     }
 
     const granted = fresh.length === 0 ? 0 : await reserveTaskPlaces(trx, batch.accountId, fresh.length, batch.maxTasks);
-    await insertNew(trx, batch, fresh.slice(0, granted), now);
-    await updateChanged(trx, changed, now);
+    // A sync's creates and updates are changes like any other: numbered, versioned, heard (decisions §15).
+    if (granted + changed.length > 0) {
+      const firstNumber = await changes.takeNumbers(trx, batch.accountId, granted + changed.length);
+      await changes.upserted(trx, 'created', await insertNew(trx, batch, fresh.slice(0, granted), { now, firstNumber }));
+      await changes.upserted(trx, 'updated', await updateChanged(trx, changed, { now, firstNumber: firstNumber + granted }));
+    }
     return { created: granted, updated: changed.length, unchanged, droppedOverQuota: fresh.length - granted };
   });
 }
 
-/** On disconnect: the connector's tasks stay as local tasks (source becomes null). */
-export async function detachConnectorTasks(db: Db, connectorAccountId: string): Promise<number> {
-  return db('tasks')
-    .where({ connector_account_id: connectorAccountId })
-    .update({ connector_account_id: null, connector_type: null, external_id: null, external_url: null, updated_at: Date.now() });
+/**
+ * On disconnect, in its transaction: the connector's tasks stay as local tasks (source becomes null),
+ * each one a change of the feed. The account row is locked first, as every task write does, so a sync
+ * batch cannot add tasks between the read of the ids and their update.
+ */
+export async function detachConnectorTasks(
+  trx: Knex.Transaction,
+  owner: { accountId: string; connectorAccountId: string },
+  changes: TaskChangeRecorder,
+): Promise<number> {
+  const { accountId, connectorAccountId } = owner;
+  if (isPostgres(trx)) await trx('accounts').select('id').where('id', accountId).forUpdate();
+  const ids: { id: string }[] = await trx('tasks')
+    .select('id')
+    .where({ connector_account_id: connectorAccountId, account_id: accountId })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  if (ids.length === 0) return 0;
+  const firstNumber = await changes.takeNumbers(trx, accountId, ids.length);
+  const now = Date.now();
+  const detached: TaskRow[] = [];
+  for (const [index, chunk] of [...chunks(ids, ROWS_PER_STATEMENT)].entries()) {
+    const tuple = `(cast(? as varchar(36)), cast(? as ${bigintType(trx)}))`;
+    const bindings = chunk.flatMap(({ id }, offset) => [id, firstNumber + index * ROWS_PER_STATEMENT + offset]);
+    detached.push(
+      ...rowsOf(
+        await trx.raw(
+          `update tasks set connector_account_id = null, connector_type = null, external_id = null, external_url = null,
+             updated_at = ?, version = version + 1, change_seq = v.column2
+           from (values ${chunk.map(() => tuple).join(', ')}) as v
+           where tasks.id = v.column1
+           returning ${returningColumns}`,
+          [now, ...bindings],
+        ),
+      ),
+    );
+  }
+  await changes.upserted(trx, 'updated', detached);
+  return detached.length;
 }
 
 // Both engines accept this many bound parameters per statement with room to spare
@@ -145,10 +184,11 @@ function keepCompletionTime(row: KnownRow, item: NormalisedItem, now: number): N
   return { ...item, completedAt: row.status === 'completed' && row.completed_at !== null ? Number(row.completed_at) : now };
 }
 
-async function insertNew(trx: Knex.Transaction, batch: ExternalTaskBatch, items: NormalisedItem[], now: number): Promise<void> {
-  for (const chunk of chunks(items, ROWS_PER_STATEMENT)) {
-    await trx('tasks').insert(
-      chunk.map((item) => ({
+async function insertNew(trx: Knex.Transaction, batch: ExternalTaskBatch, items: NormalisedItem[], stamp: Stamp): Promise<TaskRow[]> {
+  const { now, firstNumber } = stamp;
+  const inserted: TaskRow[] = [];
+  for (const [index, chunk] of [...chunks(items, ROWS_PER_STATEMENT)].entries()) {
+    const rows: TaskRow[] = chunk.map((item, offset) => ({
         id: randomUUID(),
         account_id: batch.accountId,
         title: item.title,
@@ -164,27 +204,60 @@ async function insertNew(trx: Knex.Transaction, batch: ExternalTaskBatch, items:
         connector_type: batch.connectorType,
         external_id: item.externalId,
         external_url: item.url,
-      })),
-    );
+        version: 1,
+        change_seq: firstNumber + index * ROWS_PER_STATEMENT + offset,
+      }));
+    await trx('tasks').insert(rows);
+    inserted.push(...rows);
   }
+  return inserted;
+}
+
+interface Stamp {
+  now: number;
+  /** The change number of the first row; the others follow in order. */
+  firstNumber: number;
 }
 
 const DEFAULT_PRIORITY = 3;
 
 /** One UPDATE ... FROM (VALUES ...) per chunk: one round trip instead of one per changed task. */
-async function updateChanged(trx: Knex.Transaction, rows: ChangedRow[], now: number): Promise<void> {
-  const bigint = isPostgres(trx) ? 'bigint' : 'integer';
-  for (const chunk of chunks(rows, ROWS_PER_STATEMENT)) {
-    const tuple = `(cast(? as varchar(36)), cast(? as text), cast(? as text), cast(? as varchar(16)), cast(? as ${bigint}), cast(? as ${bigint}), cast(? as text))`;
-    const bindings = chunk.flatMap(({ id, item }) => [id, item.title, item.notes, item.status, item.completedAt, item.dueAt, item.url]);
-    await trx.raw(
+async function updateChanged(trx: Knex.Transaction, rows: ChangedRow[], stamp: Stamp): Promise<TaskRow[]> {
+  const { now, firstNumber } = stamp;
+  const bigint = bigintType(trx);
+  const updated: TaskRow[] = [];
+  for (const [index, chunk] of [...chunks(rows, ROWS_PER_STATEMENT)].entries()) {
+    const tuple = `(cast(? as varchar(36)), cast(? as text), cast(? as text), cast(? as varchar(16)), cast(? as ${bigint}), cast(? as ${bigint}), cast(? as text), cast(? as ${bigint}))`;
+    const bindings = chunk.flatMap(({ id, item }, offset) => [
+      id,
+      item.title,
+      item.notes,
+      item.status,
+      item.completedAt,
+      item.dueAt,
+      item.url,
+      firstNumber + index * ROWS_PER_STATEMENT + offset,
+    ]);
+    const result: unknown = await trx.raw(
       `update tasks set title = v.column2, notes = v.column3, status = v.column4, completed_at = v.column5,
-         due_at = v.column6, external_url = v.column7, updated_at = ?
+         due_at = v.column6, external_url = v.column7, updated_at = ?, version = version + 1, change_seq = v.column8
        from (values ${chunk.map(() => tuple).join(', ')}) as v
-       where tasks.id = v.column1`,
+       where tasks.id = v.column1
+       returning ${returningColumns}`,
       [now, ...bindings],
     );
+    updated.push(...rowsOf(result));
   }
+  return updated;
+}
+
+// Unqualified: SQLite's RETURNING names only the updated table's columns (the VALUES list has none of these names).
+const returningColumns = COLUMNS.join(', ');
+const bigintType = (db: Db) => (isPostgres(db) ? 'bigint' : 'integer');
+
+/** pg answers { rows }, better-sqlite3 an array of rows. */
+function rowsOf(result: unknown): TaskRow[] {
+  return (Array.isArray(result) ? result : (result as { rows: TaskRow[] }).rows) as TaskRow[];
 }
 
 function nullableNumber(value: number | string | null): number | null {

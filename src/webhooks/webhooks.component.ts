@@ -3,6 +3,7 @@ import { Counter, type Metric } from 'prom-client';
 import { createSafeFetch, type ConnectorChange } from '../connectors/connectors.component.js';
 import type { CoreDeps } from '../deps.js';
 import type { OperationEntry } from '../http/operations.js';
+import type { TaskChange } from '../tasks/tasks.component.js';
 import { createDeliveryWorker } from './delivery-worker.js';
 import { createOutbox, type WebhookEvent } from './outbox.js';
 import { webhooksOperations } from './webhooks.routes.js';
@@ -15,6 +16,8 @@ export interface WebhooksComponent {
   operations: OperationEntry[];
   /** Writes an event into the outbox, in the transaction of the change it reports. */
   record: (trx: Knex.Transaction, accountId: string, event: WebhookEvent) => Promise<void>;
+  /** The tasks' listener: every create, update and delete (API, MCP, taskctl, sync) as an event. */
+  onTaskChange: (trx: Knex.Transaction, change: TaskChange) => Promise<void>;
   /** The connectors' listener: connects, disconnects and finished sync jobs as events. */
   onConnectorChange: (trx: Knex.Transaction, change: ConnectorChange) => Promise<void>;
   /** An OAuth app's authorisation was withdrawn: the webhooks it made go with it. */
@@ -58,6 +61,7 @@ export function createWebhooksComponent({ config, db, logger }: CoreDeps): Webho
   return {
     operations: webhooksOperations(service),
     record: outbox.record,
+    onTaskChange: (trx, change) => outbox.record(trx, change.accountId, taskEvent(change)),
     onConnectorChange: (trx, change) => outbox.record(trx, change.accountId, connectorEvent(change)),
     removeMadeByClient: service.removeMadeBy,
     start: worker.start,
@@ -67,6 +71,11 @@ export function createWebhooksComponent({ config, db, logger }: CoreDeps): Webho
     },
     metrics: [attempts],
   };
+}
+
+function taskEvent(change: TaskChange): WebhookEvent {
+  if (change.kind === 'deleted') return { type: 'task.deleted', data: { taskId: change.taskId, deletedAt: change.deletedAt } };
+  return { type: change.kind === 'created' ? 'task.created' : 'task.updated', data: change.task };
 }
 
 function connectorEvent(change: ConnectorChange): WebhookEvent {

@@ -1,0 +1,54 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { errors } from '../platform/errors.js';
+
+/** Where a feed reader stands: after this change number, as of this time (epoch ms). */
+export interface ChangeCursor {
+  after: number;
+  issuedAt: number;
+}
+
+export interface ChangeCursors {
+  encode(accountId: string, cursor: ChangeCursor): string;
+  /** The cursor a page of this account issued, or 400 VALIDATION_FAILED at /query/cursor. */
+  decode(accountId: string, text: string): ChangeCursor;
+}
+
+/**
+ * Opaque to clients: base64url of [after, issuedAt] and a MAC over it and the account, so a cursor
+ * no page issued (made up, altered, or another account's) is told apart from a real one (decisions §15).
+ */
+export function createChangeCursors(key: Buffer): ChangeCursors {
+  const mac = (accountId: string, payload: string) => createHmac('sha256', key).update(`${accountId}.${payload}`).digest().subarray(0, MAC_BYTES);
+
+  return {
+    encode(accountId, { after, issuedAt }) {
+      const payload = Buffer.from(JSON.stringify([after, issuedAt])).toString('base64url');
+      return `${payload}.${mac(accountId, payload).toString('base64url')}`;
+    },
+
+    decode(accountId, text) {
+      const [payload, signature, ...rest] = text.split('.');
+      if (payload === undefined || signature === undefined || rest.length > 0) throw notACursor();
+      const given = Buffer.from(signature, 'base64url');
+      const expected = mac(accountId, payload);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw notACursor();
+      const parsed = parseJson(Buffer.from(payload, 'base64url').toString('utf8'));
+      if (!Array.isArray(parsed) || parsed.length !== 2 || !parsed.every((part) => Number.isSafeInteger(part) && (part as number) >= 0)) {
+        throw notACursor();
+      }
+      return { after: parsed[0] as number, issuedAt: parsed[1] as number };
+    },
+  };
+}
+
+const MAC_BYTES = 16;
+
+const notACursor = () => errors.validation([{ path: '/query/cursor', message: 'is not a cursor a page of this feed issued' }]);
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
