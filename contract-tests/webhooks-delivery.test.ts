@@ -29,7 +29,6 @@ async function subscribed(events: Parameters<TaskClient['createWebhook']>[0]['ev
   return { ...session, hook, path };
 }
 
-const ofType = (deliveries: ReceivedDelivery[], type: string) => deliveries.filter((delivery) => JSON.parse(delivery.body).type === type);
 
 /** Verified by the SDK and by the reference `standardwebhooks` package, both on the raw body and headers as received. */
 async function verifiedBoth(delivery: ReceivedDelivery, secret: string) {

@@ -8,6 +8,7 @@ export interface DeliveryRow {
   webhook_id: string;
   event_id: string;
   event_type: string;
+  payload: string;
   status: DeliveryStatus;
   attempts: number;
   created_at: number;
@@ -36,7 +37,6 @@ export interface ClaimedDelivery {
 
 export interface NewEvent {
   id: string;
-  accountId: string;
   type: string;
   payload: string;
   createdAt: number;
@@ -44,27 +44,47 @@ export interface NewEvent {
 
 const deliveries = 'webhook_deliveries';
 
-/** The event and one pending delivery per webhook, due now; in the caller's transaction (the outbox). */
-export async function insertEvent(trx: Knex, event: NewEvent, webhookIds: readonly string[], newId: () => string): Promise<DeliveryRow[]> {
-  await trx('webhook_events').insert({ id: event.id, account_id: event.accountId, type: event.type, payload: event.payload, created_at: event.createdAt });
-  const rows = webhookIds.map((webhookId) => pendingRow(newId(), webhookId, event.id, event.type, event.createdAt));
+/** One pending delivery of the event per webhook, due now; in the caller's transaction (the outbox). */
+export async function insertDeliveries(trx: Knex, event: NewEvent, webhookIds: readonly string[], newId: () => string): Promise<DeliveryRow[]> {
+  const rows = webhookIds.map((webhookId) => pendingRow(newId(), webhookId, event, event.createdAt));
   if (rows.length > 0) await trx(deliveries).insert(rows);
   return rows;
 }
 
-/** Another delivery of an event already stored (redeliver). */
-export async function insertDelivery(db: Knex, row: { id: string; webhookId: string; eventId: string; eventType: string; now: number }): Promise<DeliveryRow> {
-  const inserted = pendingRow(row.id, row.webhookId, row.eventId, row.eventType, row.now);
+/**
+ * One pending delivery of the event for each enabled webhook of the account that subscribes to its
+ * type, due now, in one statement (the subscription check and the insert are one round trip on every
+ * task write, subscribed or not); in the caller's transaction (the outbox). Answers how many it queued.
+ */
+export async function insertForSubscribers(trx: Knex, accountId: string, event: NewEvent): Promise<number> {
+  const postgres = isPostgres(trx);
+  // A v4 UUID per row: PostgreSQL's own; in SQLite from independent random pieces (randomblob is drawn per row).
+  const newId = postgres
+    ? 'gen_random_uuid()::text'
+    : `lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' || substr('89ab', 1 + abs(random() % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
+  const result: unknown = await trx.raw(
+    `insert into webhook_deliveries (id, webhook_id, event_id, event_type, payload, status, attempts, created_at, next_attempt_at)
+     select ${newId}, id, ?, ?, ?, 'pending', 0, ?, ? from webhooks
+     where account_id = ? and enabled = ${postgres ? 'true' : '1'} and ${postgres ? 'strpos' : 'instr'}(events, ?) > 0`,
+    [event.id, event.type, event.payload, event.createdAt, event.createdAt, accountId, JSON.stringify(event.type)],
+  );
+  return postgres ? Number((result as { rowCount?: number }).rowCount ?? 0) : Number((result as { changes?: number }).changes ?? 0);
+}
+
+/** Another delivery of an event already stored (redeliver): the same id and body, due now. */
+export async function insertRedelivery(db: Knex, original: DeliveryRow, id: string, now: number): Promise<DeliveryRow> {
+  const inserted = pendingRow(id, original.webhook_id, { id: original.event_id, type: original.event_type, payload: original.payload, createdAt: now }, now);
   await db(deliveries).insert(inserted);
   return inserted;
 }
 
-function pendingRow(id: string, webhookId: string, eventId: string, eventType: string, now: number): DeliveryRow {
+function pendingRow(id: string, webhookId: string, event: NewEvent, now: number): DeliveryRow {
   return {
     id,
     webhook_id: webhookId,
-    event_id: eventId,
-    event_type: eventType,
+    event_id: event.id,
+    event_type: event.type,
+    payload: event.payload,
     status: 'pending',
     attempts: 0,
     created_at: now,
@@ -113,8 +133,7 @@ export async function claimDue(db: Knex, runnerId: string, now: number, leaseMs:
     payload: string;
   }[] = await db(`${deliveries} as d`)
     .join('webhooks as w', 'w.id', 'd.webhook_id')
-    .join('webhook_events as e', 'e.id', 'd.event_id')
-    .select('d.id', 'd.webhook_id', 'd.event_id', 'w.url', 'w.secret', 'w.previous_secret', 'w.previous_secret_until', 'w.failed_in_a_row', 'e.payload')
+    .select('d.id', 'd.webhook_id', 'd.event_id', 'w.url', 'w.secret', 'w.previous_secret', 'w.previous_secret_until', 'w.failed_in_a_row', 'd.payload')
     .whereIn('d.id', [...attempts.keys()]);
   return rows.map((row) => ({
     id: row.id,
@@ -151,6 +170,27 @@ export async function recordAttempt(db: Knex, claim: { id: string; runnerId: str
   return changed === 1;
 }
 
+/**
+ * Many successful attempts of this runner at once (one statement per status code): a busy worker
+ * records its successes in batches. Answers the ids still this runner's, the ones recorded.
+ */
+export async function recordSuccesses(db: Knex, runnerId: string, successes: readonly { id: string; statusCode: number }[]): Promise<string[]> {
+  const recorded: string[] = [];
+  const byCode = new Map<number, { id: string }[]>();
+  for (const success of successes) byCode.set(success.statusCode, [...(byCode.get(success.statusCode) ?? []), success]);
+  for (const [statusCode, group] of byCode) {
+    const rows: { id: string }[] = await db(deliveries)
+      .where({ runner_id: runnerId, status: 'pending' })
+      .whereIn(
+        'id',
+        group.map((success) => success.id),
+      )
+      .update({ status: 'succeeded', last_status_code: statusCode, last_error: null, next_attempt_at: null, runner_id: null, lease_until: null }, ['id']);
+    recorded.push(...rows.map((row) => row.id));
+  }
+  return recorded;
+}
+
 /** Gives a claimed attempt back unsent (the process is stopping): due again at once, the attempt not counted. */
 export async function releaseClaim(db: Knex, claim: { id: string; runnerId: string; attempt: number }): Promise<void> {
   await db(deliveries)
@@ -159,8 +199,12 @@ export async function releaseClaim(db: Knex, claim: { id: string; runnerId: stri
 }
 
 /** Newest first, from just before `before` (a page's last row). */
-export async function listDeliveryPage(db: Knex, webhookId: string, page: { before?: { createdAt: number; id: string }; limit: number }): Promise<DeliveryRow[]> {
-  const query = db<DeliveryRow>(deliveries).where('webhook_id', webhookId);
+export async function listDeliveryPage(
+  db: Knex,
+  webhookId: string,
+  page: { before?: { createdAt: number; id: string }; limit: number },
+): Promise<Omit<DeliveryRow, 'payload'>[]> {
+  const query = db(deliveries).select(LOG_COLUMNS).where('webhook_id', webhookId);
   if (page.before) query.andWhereRaw('(created_at, id) < (?, ?)', [page.before.createdAt, page.before.id]);
   return query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit);
 }
@@ -168,6 +212,8 @@ export async function listDeliveryPage(db: Knex, webhookId: string, page: { befo
 export async function findDelivery(db: Knex, webhookId: string, id: string): Promise<DeliveryRow | undefined> {
   return db<DeliveryRow>(deliveries).where({ id, webhook_id: webhookId }).first();
 }
+
+const LOG_COLUMNS = ['id', 'webhook_id', 'event_id', 'event_type', 'status', 'attempts', 'created_at', 'next_attempt_at', 'last_attempt_at', 'last_status_code', 'last_error', 'runner_id', 'lease_until'];
 
 /** PostgreSQL answers a raw statement with `{ rows }`, better-sqlite3 with the rows. */
 function rowsOf<T>(result: unknown): T[] {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { OutboundError, type SafeFetch } from '../connectors/connectors.component.js';
 import type { Db } from '../platform/db.js';
 import type { Logger } from '../platform/logger.js';
-import { claimDue, recordAttempt, releaseClaim, type AttemptOutcome, type ClaimedDelivery } from './deliveries.repository.js';
+import { claimDue, recordAttempt, recordSuccesses, releaseClaim, type AttemptOutcome, type ClaimedDelivery } from './deliveries.repository.js';
 import { MAX_ATTEMPTS, nextAttemptAt } from './retry-schedule.js';
 import { signatureHeader } from './webhook-signing.js';
 import { countFailedDelivery, disableWebhook, resetFailedDeliveries } from './webhooks.repository.js';
@@ -12,6 +12,9 @@ export const FAILED_IN_A_ROW_LIMIT = 20;
 // Longer than the 10 s an attempt may take (safe-fetch's deadline): a live sender's lease never lapses mid-send.
 const LEASE_MS = 15_000;
 const POLL_EVERY_MS = 250;
+// Successes are recorded together: at most this many, at most this long after the first.
+const SUCCESS_BATCH = 32;
+const SUCCESS_BATCH_MS = 5;
 
 export interface DeliveryWorkerOptions {
   db: Db;
@@ -45,6 +48,38 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let claiming = false;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
+  let successes: { delivery: ClaimedDelivery; statusCode: number; seconds: number; done: () => void }[] = [];
+  let successTimer: NodeJS.Timeout | undefined;
+
+  /** Records the waiting successes in one statement; the sends they belong to finish after it. */
+  async function flushSuccesses(): Promise<void> {
+    clearTimeout(successTimer);
+    successTimer = undefined;
+    const batch = successes;
+    successes = [];
+    if (batch.length === 0) return;
+    try {
+      const recorded = new Set(await recordSuccesses(db, runnerId, batch.map(({ delivery, statusCode }) => ({ id: delivery.id, statusCode }))));
+      for (const { delivery, seconds } of batch) {
+        const mine = recorded.has(delivery.id);
+        if (mine && delivery.failedInARow > 0) await resetFailedDeliveries(db, delivery.webhookId);
+        options.onAttempt?.(mine ? 'succeeded' : 'lost', seconds);
+      }
+    } catch (err) {
+      // The leases lapse and the attempts are taken again: at least once, never lost.
+      logger.warn({ err, deliveries: batch.length }, 'could not record webhook deliveries');
+    } finally {
+      for (const { done } of batch) done();
+    }
+  }
+
+  function succeeded(delivery: ClaimedDelivery, statusCode: number, seconds: number): Promise<void> {
+    return new Promise((done) => {
+      successes.push({ delivery, statusCode, seconds, done });
+      if (successes.length >= SUCCESS_BATCH) void flushSuccesses();
+      else successTimer ??= setTimeout(() => void flushSuccesses(), SUCCESS_BATCH_MS);
+    });
+  }
 
   async function fill(): Promise<void> {
     if (!started || stopping.signal.aborted) return;
@@ -115,11 +150,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
 
   async function record(delivery: ClaimedDelivery, claim: { id: string; runnerId: string; attempt: number }, statusCode: number | null, error: string | null, seconds: number) {
     const now = Date.now();
-    if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
-      const mine = await recordAttempt(db, claim, { status: 'succeeded', statusCode });
-      if (mine && delivery.failedInARow > 0) await resetFailedDeliveries(db, delivery.webhookId);
-      return options.onAttempt?.(mine ? 'succeeded' : 'lost', seconds);
-    }
+    if (statusCode !== null && statusCode >= 200 && statusCode < 300) return succeeded(delivery, statusCode, seconds);
     const reason = error ?? answeredReason(statusCode!);
     if (statusCode === 410) {
       const mine = await db.transaction(async (trx) => {
@@ -162,6 +193,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       const graceOver = new Promise((resolve) => setTimeout(resolve, 2_000).unref());
       await Promise.race([graceful, graceOver]);
       stopping.abort();
+      await flushSuccesses();
       await Promise.all(inFlight.values());
     },
   };

@@ -23,7 +23,7 @@ export function toWebhookWithSecret(row: WebhookRow): Schemas['WebhookCreated'] 
   return { ...toWebhook(row), secret: row.secret };
 }
 
-export function toDelivery(row: DeliveryRow): Schemas['WebhookDelivery'] {
+export function toDelivery(row: Omit<DeliveryRow, 'payload'>): Schemas['WebhookDelivery'] {
   return {
     id: row.id,
     eventId: row.event_id,

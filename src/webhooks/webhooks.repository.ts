@@ -78,11 +78,6 @@ export async function deleteWebhooksOfClient(db: Knex, accountId: string, client
   return db(table).where({ account_id: accountId, created_by_client_id: clientId }).delete();
 }
 
-/** The account's enabled webhooks and what they subscribe to, read inside the change's transaction. */
-export async function enabledSubscriptions(trx: Knex, accountId: string): Promise<{ id: string; events: string }[]> {
-  return trx(table).select('id', 'events').where({ account_id: accountId, enabled: true });
-}
-
 /** Turns a webhook off for a reason of ours (the receiver answered 410, or too many deliveries failed in a row). */
 export async function disableWebhook(db: Knex, id: string, reason: string, now: number): Promise<void> {
   await db(table).where({ id, enabled: true }).update({ enabled: false, disabled_reason: reason, updated_at: now });

@@ -3,7 +3,7 @@ import type { components } from '../../generated/api.js';
 import type { Caller } from '../http/caller.js';
 import type { Db } from '../platform/db.js';
 import { errors } from '../platform/errors.js';
-import { findDelivery, insertDelivery, listDeliveryPage, type DeliveryRow } from './deliveries.repository.js';
+import { findDelivery, insertRedelivery, listDeliveryPage, type DeliveryRow } from './deliveries.repository.js';
 import { decodeLogCursor, encodeLogCursor } from './delivery-cursor.js';
 import type { Outbox } from './outbox.js';
 import { newWebhookSecret } from './webhook-signing.js';
@@ -20,6 +20,7 @@ import {
 } from './webhooks.repository.js';
 
 type Schemas = components['schemas'];
+type LoggedDelivery = Omit<DeliveryRow, 'payload'>;
 
 /** How long a replaced secret keeps signing beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -110,11 +111,11 @@ export function createWebhooksService({ db, maxPerAccount, allowPrivateNetworks,
 
     async ping(accountId: string, id: string): Promise<DeliveryRow> {
       const hook = await owned(accountId, id);
-      const [delivery] = await db.transaction((trx) => outbox.recordFor(trx, accountId, { type: 'webhook.ping', data: { webhookId: hook.id } }, [hook.id]));
+      const [delivery] = await db.transaction((trx) => outbox.recordFor(trx, { type: 'webhook.ping', data: { webhookId: hook.id } }, [hook.id]));
       return delivery!;
     },
 
-    async deliveries(accountId: string, id: string, query: { limit?: number; cursor?: string }): Promise<{ items: DeliveryRow[]; nextCursor: string | null }> {
+    async deliveries(accountId: string, id: string, query: { limit?: number; cursor?: string }): Promise<{ items: LoggedDelivery[]; nextCursor: string | null }> {
       await owned(accountId, id);
       const limit = query.limit ?? DEFAULT_LOG_PAGE;
       const before = query.cursor === undefined ? undefined : decodeLogCursor(query.cursor);
@@ -129,7 +130,7 @@ export function createWebhooksService({ db, maxPerAccount, allowPrivateNetworks,
       await owned(accountId, id);
       const original = await findDelivery(db, id, deliveryId);
       if (!original) throw errors.notFound('Delivery');
-      const copy = await insertDelivery(db, { id: randomUUID(), webhookId: id, eventId: original.event_id, eventType: original.event_type, now: Date.now() });
+      const copy = await insertRedelivery(db, original, randomUUID(), Date.now());
       outbox.committed();
       return copy;
     },

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 
-// decisions §16. Events are an outbox: the event and one delivery per subscribed webhook are written
-// in the transaction of the change they report, and a worker sends the deliveries under a lease
+// decisions §16. Deliveries are an outbox: one row per subscribed webhook, carrying the event's id and
+// body, is written in the transaction of the change it reports (one table and few indexes: every
+// subscribed task write pays for them), and a worker sends the deliveries under a lease
 // (runner_id, lease_until) so that instances never send the same attempt at once and a process that
 // dies mid-send leaves the attempt to be taken again when its lease lapses.
 export async function up(db: Knex): Promise<void> {
@@ -24,20 +25,14 @@ export async function up(db: Knex): Promise<void> {
     t.bigInteger('updated_at').notNullable();
     t.index(['account_id', 'created_at']);
   });
-  await db.schema.createTable('webhook_events', (t) => {
-    t.string('id', 40).primary();
-    t.string('account_id', 36).notNullable().references('accounts.id').onDelete('CASCADE');
-    t.string('type', 40).notNullable();
-    // The exact body sent: `{ type, timestamp, data }`.
-    t.text('payload').notNullable();
-    t.bigInteger('created_at').notNullable();
-    t.index(['created_at']);
-  });
   await db.schema.createTable('webhook_deliveries', (t) => {
     t.string('id', 36).primary();
     t.string('webhook_id', 36).notNullable().references('webhooks.id').onDelete('CASCADE');
-    t.string('event_id', 40).notNullable().references('webhook_events.id').onDelete('CASCADE');
+    // The webhook-id of every attempt; the event's other deliveries (other webhooks, redeliveries) share it.
+    t.string('event_id', 40).notNullable();
     t.string('event_type', 40).notNullable();
+    // The exact body sent: `{ type, timestamp, data }`.
+    t.text('payload').notNullable();
     t.string('status', 16).notNullable();
     t.integer('attempts').notNullable().defaultTo(0);
     t.bigInteger('created_at').notNullable();
@@ -48,7 +43,6 @@ export async function up(db: Knex): Promise<void> {
     t.string('runner_id', 36).nullable();
     t.bigInteger('lease_until').nullable();
     t.index(['webhook_id', 'created_at', 'id']);
-    t.index(['event_id']);
   });
   // The worker's question, "what is due?", reads only pending rows.
   await db.raw(`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending'`);
@@ -56,6 +50,5 @@ export async function up(db: Knex): Promise<void> {
 
 export async function down(db: Knex): Promise<void> {
   await db.schema.dropTable('webhook_deliveries');
-  await db.schema.dropTable('webhook_events');
   await db.schema.dropTable('webhooks');
 }
