@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_REDIRECT, authorizedCode, bearer, exchangeCode, registeredApp } from './oauth-helpers.js';
 import { signedInClient, startServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
@@ -151,5 +152,33 @@ describe('the scope webhooks:manage', () => {
     const withScope = server.client({ accessToken: named.token });
     expect((await withScope.createWebhook({ url: PUBLIC_URL, events: ['task.created'] })).response.status).toBe(201);
     expect((await withScope.listWebhooks()).data!.items).toHaveLength(1);
+  });
+});
+
+describe('webhooks made by an OAuth app', () => {
+  async function appSignedIn(scope: string) {
+    const { email, tokens, client: web } = await signedInClient(server);
+    const appId = await registeredApp(server);
+    const app = await authorizedCode(server, { clientId: appId, redirectUri: APP_REDIRECT, ...(scope ? { scope } : {}), email });
+    const exchanged = await exchangeCode(server, appId, APP_REDIRECT, app.code, app.verifier);
+    const appClient = server.client({ accessToken: exchanged.body.access_token as string });
+    const withdraw = () => fetch(`${server.baseUrl}/oauth/authorizations/${appId}`, { method: 'DELETE', headers: bearer(tokens.accessToken) });
+    return { web, appClient, withdraw, granted: exchanged.body.scope as string };
+  }
+
+  it('an app that names no scope is not given webhooks:manage', async () => {
+    const { appClient, granted } = await appSignedIn('');
+    expect(granted.split(' ')).not.toContain('webhooks:manage');
+    expect((await appClient.listWebhooks()).error!.body).toMatchObject({ statusCode: 403, code: 'INSUFFICIENT_SCOPE', requiredScope: 'webhooks:manage' });
+  });
+
+  it("are deleted when the app's authorisation is withdrawn; the account's own stay", async () => {
+    const { web, appClient, withdraw } = await appSignedIn('tasks:read webhooks:manage');
+    const fromApp = (await appClient.createWebhook({ url: `${PUBLIC_URL}/app`, events: ['task.created'] })).data!;
+    const own = (await web.createWebhook({ url: `${PUBLIC_URL}/own`, events: ['task.created'] })).data!;
+    expect((await web.listWebhooks()).data!.items.map((item) => item.id).sort()).toEqual([fromApp.id, own.id].sort());
+
+    expect((await withdraw()).status).toBe(204);
+    expect((await web.listWebhooks()).data!.items.map((item) => item.id)).toEqual([own.id]);
   });
 });
