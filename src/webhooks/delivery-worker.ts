@@ -12,6 +12,9 @@ export const FAILED_IN_A_ROW_LIMIT = 20;
 // Longer than the 10 s an attempt may take (safe-fetch's deadline): a live sender's lease never lapses mid-send.
 const LEASE_MS = 15_000;
 const POLL_EVERY_MS = 250;
+// A nudge waits this long, so the events of a burst of writes are claimed together, in one query,
+// rather than one claim per write on the connection the next request needs.
+const NUDGE_DELAY_MS = 25;
 // Successes are recorded together: at most this many, at most this long after the first.
 const SUCCESS_BATCH = 32;
 const SUCCESS_BATCH_MS = 5;
@@ -50,6 +53,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let timer: NodeJS.Timeout | undefined;
   let successes: { delivery: ClaimedDelivery; statusCode: number; seconds: number; done: () => void }[] = [];
   let successTimer: NodeJS.Timeout | undefined;
+  let nudgeTimer: NodeJS.Timeout | undefined;
 
   /** Records the waiting successes in one statement; the sends they belong to finish after it. */
   async function flushSuccesses(): Promise<void> {
@@ -177,8 +181,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
 
   return {
     nudge() {
-      if (!started || stopping.signal.aborted) return;
-      setImmediate(() => void fill());
+      if (!started || stopping.signal.aborted || nudgeTimer) return;
+      nudgeTimer = setTimeout(() => {
+        nudgeTimer = undefined;
+        void fill();
+      }, NUDGE_DELAY_MS);
     },
     start() {
       if (started) return;
@@ -189,6 +196,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     },
     async stop() {
       clearInterval(timer);
+      clearTimeout(nudgeTimer);
       const graceful = Promise.all(inFlight.values());
       const graceOver = new Promise((resolve) => setTimeout(resolve, 2_000).unref());
       await Promise.race([graceful, graceOver]);
