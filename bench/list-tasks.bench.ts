@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import knexFactory from 'knex';
 import { Client } from 'undici';
-import { createService } from '../src/service.js';
+import { createService } from '../src/wiring.js';
 import { loadConfig } from '../src/config.js';
 import { isPostgres, type Db } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';

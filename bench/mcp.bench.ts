@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
-import { createService } from '../src/service.js';
+import { createService } from '../src/wiring.js';
 import { createAccessTokens } from '../src/auth/access-tokens.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
@@ -57,7 +57,7 @@ try {
     200,
   );
   await db('accounts').where('id', accountId).update({ task_count: TASKS });
-  // What an MCP host holds after the OAuth flow (tested end to end in contract-tests/mcp-oauth.test.ts):
+  // What an MCP host holds after the OAuth flow (tested end to end in contract-tests/mcp/oauth.test.ts):
   // an access token of an OAuth app, bound to the MCP server.
   const mcpToken = createAccessTokens({ secret: config.JWT_SECRET!, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, lifetimeSeconds: 3600 }).sign({
     accountId, clientId: 'bench-mcp-host', scopes: ['tasks:read'], sessionId: randomUUID(), audience: `${base}/mcp`,

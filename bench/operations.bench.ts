@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import knexFactory from 'knex';
 import { TestRedisCluster } from '../contract-tests/support/redis-cluster.js';
-import { createService } from '../src/service.js';
+import { createService } from '../src/wiring.js';
 import { loadConfig } from '../src/config.js';
 import { budgetsFrom } from '../src/limits/budgets.js';
 import { FallbackStore } from '../src/limits/fallback.store.js';

@@ -14,11 +14,13 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import type { Request, RequestHandler } from 'express';
+import type { Caller } from '../src/http/caller.js';
+import { callerIn } from '../src/http/request-state.js';
 import { rateLimit as expressRateLimit } from 'express-rate-limit';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { RedisStore as ExpressRedisStore } from 'rate-limit-redis';
 import { createClient } from 'redis';
-import { createService } from '../src/service.js';
+import { createService } from '../src/wiring.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
 import { budgetsFrom } from '../src/limits/budgets.js';
@@ -67,12 +69,19 @@ const highLimits = Object.fromEntries(
 type AnchorName = 'express-rate-limit' | 'rate-limiter-flexible';
 
 /** The four windows of an authenticated request: account and client, burst and sustained. */
-const anchorWindows: { name: string; seconds: number; key: (req: Pick<Request, 'caller' | 'ip'>) => string }[] = [
-  { name: 'account-burst', seconds: 60, key: (req) => req.caller?.accountId ?? req.ip ?? '' },
-  { name: 'account-sustained', seconds: 3600, key: (req) => req.caller?.accountId ?? req.ip ?? '' },
-  { name: 'client-burst', seconds: 60, key: (req) => `${req.caller?.accountId}:${req.caller?.clientId}` },
-  { name: 'client-sustained', seconds: 3600, key: (req) => `${req.caller?.accountId}:${req.caller?.clientId}` },
+const anchorWindows: { name: string; seconds: number; key: (request: AnchorRequest) => string }[] = [
+  { name: 'account-burst', seconds: 60, key: ({ caller, ip }) => caller?.accountId ?? ip ?? '' },
+  { name: 'account-sustained', seconds: 3600, key: ({ caller, ip }) => caller?.accountId ?? ip ?? '' },
+  { name: 'client-burst', seconds: 60, key: ({ caller }) => `${caller?.accountId}:${caller?.clientId}` },
+  { name: 'client-sustained', seconds: 3600, key: ({ caller }) => `${caller?.accountId}:${caller?.clientId}` },
 ];
+
+/** What the anchors key on: the identify step's caller (res.locals.identity), else the address. */
+interface AnchorRequest {
+  caller: Caller | undefined;
+  ip: string | undefined;
+}
+const anchorRequest = (req: Request): AnchorRequest => ({ caller: callerIn(req.res?.locals.identity), ip: req.ip });
 
 /** What a team would stack from the libraries: four limiters, one Redis round trip (or more) each, not atomic together. */
 async function anchorLimiter(anchor: AnchorName, limit: number): Promise<RequestHandler> {
@@ -83,7 +92,7 @@ async function anchorLimiter(anchor: AnchorName, limit: number): Promise<Request
       expressRateLimit({
         windowMs: window.seconds * 1000,
         limit,
-        keyGenerator: window.key,
+        keyGenerator: (req: Request) => window.key(anchorRequest(req)),
         standardHeaders: 'draft-6',
         legacyHeaders: false,
         validate: false,
@@ -102,7 +111,7 @@ async function anchorLimiter(anchor: AnchorName, limit: number): Promise<Request
   }));
   return async (req, res, next) => {
     try {
-      const results = await Promise.all(limiters.map(({ window, limiter }) => limiter.consume(window.key(req))));
+      const results = await Promise.all(limiters.map(({ window, limiter }) => limiter.consume(window.key(anchorRequest(req)))));
       res.setHeader('X-RateLimit-Limit', String(limit));
       res.setHeader('X-RateLimit-Remaining', String(Math.min(...results.map((result) => result.remainingPoints))));
       next();
@@ -236,7 +245,7 @@ async function decisionCosts(redis: RedisClient): Promise<void> {
   const budgets = budgetsFrom(loadConfig({ ...highLimits }));
   const caller = { accountId: '0b4f2b64-6c1e-4d5e-9d8f-1a2b3c4d5e6f', clientId: 'web', kind: 'web' as const, scopes: [] };
   const plan = authenticatedPlan(budgets, caller);
-  const request: Pick<Request, 'caller' | 'ip'> = { caller, ip: undefined };
+  const request: AnchorRequest = { caller, ip: undefined };
   const connection = await RedisConnection.open({ url: REDIS_URL, logger: createLogger('silent'), onConnect: RedisStore.loadScript });
   const memory = new Limiter(new MemoryStore());
   const ours = new Limiter(new FallbackStore(new RedisStore(connection.client, 'bench:rl:'), new MemoryStore(), connection));

@@ -1,8 +1,8 @@
 // Cost of validating responses against the document: the same app with response validation on and
-// off, serving a page of 50 tasks (the common list size) to an identified caller. Figures go in the README.
+// off, serving a page of 50 tasks (the common list size) to an identified caller. Figures go in docs/benchmarks.md.
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
-import { createApp } from '../src/app.js';
+import { createTestApp, identifyBy } from '../src/test-support/app.js';
 import { operation } from '../src/http/operations.js';
 import { loadConfig } from '../src/config.js';
 import { createDb } from '../src/platform/db.js';
@@ -26,15 +26,12 @@ const page = {
 };
 
 async function measure(validateResponses: boolean): Promise<number> {
-  const app = createApp({
+  const app = createTestApp({
     config: loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), CONNECTOR_SECRET_KEY: '0'.repeat(64), OPENAPI_VALIDATE_RESPONSES: String(validateResponses) }),
     db: createDb({ client: 'sqlite', filename: ':memory:' }),
     logger: createLogger('silent'),
     readiness: { database: async () => true },
-    identifyCaller: (req, _res, next) => {
-      req.caller = { accountId: '00000000-0000-4000-8000-000000000001', clientId: 'web', kind: 'web', scopes: ['tasks:read'] };
-      next();
-    },
+    identifyCaller: identifyBy(() => ({ accountId: '00000000-0000-4000-8000-000000000001', clientId: 'web', kind: 'web', scopes: ['tasks:read'] })),
     rateLimit: (_req, _res, next) => next(),
     // The page is a TaskList; its literal's numbers and strings are wider than the document's enums.
     operations: [operation('listTasks', () => ({ status: 200, body: page as never }))],

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { manyTodos, startFakeIcalFeeds } from '../contract-tests/fakes/ical.fake.js';
+import { manyTodos, startFakeIcalFeeds } from '../contract-tests/support/fakes/ical.fake.js';
 import type { ConnectorDefinition, ConnectorType } from '../src/connectors/connector-registry.js';
 import { createCredentialsCipher } from '../src/connectors/credentials-cipher.js';
 import { icalConnector } from '../src/connectors/ical.connector.js';

@@ -18,7 +18,7 @@ import knexFactory from 'knex';
 import { Client } from 'undici';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
-import { createService } from '../src/service.js';
+import { createService } from '../src/wiring.js';
 
 const DELIVERIES = 5_000;
 const WRITES = 1_500;

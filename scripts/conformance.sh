@@ -6,8 +6,8 @@
 # drowned in 429s, outgoing requests limited to loopback (OUTBOUND_LOOPBACK_ONLY) and a local iCalendar
 # feed to connect and sync. Every request then goes to 127.0.0.1 only: Schemathesis's base URL is the
 # local server, and the server refuses to connect anywhere but loopback.
-# With CONFORMANCE_BASE_URL it checks that deployment instead (see the README, "Check a deployment's
-# conformance"), signed in as CONFORMANCE_EMAIL / CONFORMANCE_PASSWORD or as a fresh account it registers.
+# With CONFORMANCE_BASE_URL it checks that deployment instead (see docs/conformance.md,
+# "Against a deployment"), signed in as CONFORMANCE_EMAIL / CONFORMANCE_PASSWORD or as a fresh account it registers.
 #
 # Three passes, one per way of signing in: API token and OAuth access token (examples and coverage), then
 # bearer access token (every phase: examples, coverage, fuzzing and the stateful phase following the

@@ -3,8 +3,8 @@
 // then clears it and prints the figures. Starts its own server and a slow iCal feed on 127.0.0.1.
 // Run: node --import tsx scripts/terminal-check.ts   (needs tmux; the test command runs it)
 import { execFileSync } from 'node:child_process';
-import { startHttpFake } from '../contract-tests/fakes/http-fake.js';
-import { manyTodos, vcalendar } from '../contract-tests/fakes/ical.fake.js';
+import { startHttpFake } from '../contract-tests/support/fakes/http-fake.js';
+import { manyTodos, vcalendar } from '../contract-tests/support/fakes/ical.fake.js';
 import { signedInClient, startServer } from '../contract-tests/support/server.js';
 
 const SESSION = `taskctl-check-${process.pid}`;

@@ -1,7 +1,24 @@
-// The test command's closing line: vitest's totals in the plain "N passed, N failed, N skipped" form
-// that CI reads (vitest's own summary line is not one it knows). Reached only when every step passed.
-import { readFileSync } from 'node:fs';
+// The test command's closing line: vitest's totals, with the Python SDK's pytest totals folded in, in the
+// plain "N passed, N failed, N skipped" form that CI reads (neither tool's own summary line is one it knows).
+// Reached only when every step passed.
+import { existsSync, readFileSync } from 'node:fs';
 
 const results = JSON.parse(readFileSync(new URL('../.test-results/vitest.json', import.meta.url), 'utf8'));
-const skipped = results.numPendingTests + results.numTodoTests;
-process.stdout.write(`tests: ${results.numPassedTests} passed, ${results.numFailedTests} failed, ${skipped} skipped\n`);
+let passed = results.numPassedTests;
+let failed = results.numFailedTests;
+let skipped = results.numPendingTests + results.numTodoTests;
+
+// scripts/python/test.sh writes it (JUnit XML, one <testsuite> per run); absent when that step skipped.
+const pytestResults = new URL('../.test-results/pytest.xml', import.meta.url);
+if (existsSync(pytestResults)) {
+  const xml = readFileSync(pytestResults, 'utf8');
+  for (const [, attributes] of xml.matchAll(/<testsuite\b([^>]*)>/g)) {
+    const count = (name) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(attributes)?.[1] ?? 0);
+    const suiteFailed = count('failures') + count('errors');
+    const suiteSkipped = count('skipped');
+    passed += count('tests') - suiteFailed - suiteSkipped;
+    failed += suiteFailed;
+    skipped += suiteSkipped;
+  }
+}
+process.stdout.write(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);

@@ -1,26 +1,25 @@
 import type { AddressInfo } from 'node:net';
 import { request, type Server } from 'node:http';
-import type { RequestHandler } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
 import { operation, type OperationEntry } from './http/operations.js';
 import { loadConfig } from './config.js';
 import { createDb } from './platform/db.js';
 import { createLogger } from './platform/logger.js';
+import { readOpenApiDocument } from './http/openapi-document.js';
+import { operationTable } from './http/operation-table.js';
+import { createTestApp, identifyBy } from './test-support/app.js';
 
 const servers: Server[] = [];
 afterEach(() => {
   for (const server of servers.splice(0)) server.close();
 });
 
-const signedIn: RequestHandler = (req, _res, next) => {
-  req.caller = { accountId: '00000000-0000-4000-8000-000000000001', clientId: 'web', kind: 'web', scopes: ['tasks:read', 'tokens:manage'] };
-  next();
-};
+const signedIn = identifyBy(() => ({ accountId: '00000000-0000-4000-8000-000000000001', clientId: 'web', kind: 'web', scopes: ['tasks:read', 'tokens:manage'] }));
 
 async function serve(operations: OperationEntry[], validateResponses: boolean): Promise<string> {
   const config = loadConfig({ NODE_ENV: 'test', OPENAPI_VALIDATE_RESPONSES: String(validateResponses), LOG_LEVEL: 'silent' });
-  const app = createApp({
+  const app = createTestApp({
     config,
     db: createDb({ client: 'sqlite', filename: ':memory:' }),
     logger: createLogger('silent'),
@@ -56,18 +55,34 @@ describe('response validation', () => {
     expect((await fetch(`${baseUrl}/me`, { headers: { authorization: 'Bearer token' } })).status).toBe(200);
   });
 
-  it('answers a documented operation that no component serves with 501 NOT_IMPLEMENTED', async () => {
-    const baseUrl = await serve([], true);
-    const response = await fetch(`${baseUrl}/oauth/authorizations`, { headers: { authorization: 'Bearer token' } });
-    expect(response.status).toBe(501);
-    expect(await response.json()).toMatchObject({ statusCode: 501, code: 'NOT_IMPLEMENTED' });
-  });
 
   it('answers the scope check with 403 INSUFFICIENT_SCOPE naming the scope', async () => {
     const baseUrl = await serve([], true);
     const response = await fetch(`${baseUrl}/tasks`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer token' }, body: '{"title":"x"}' });
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ code: 'INSUFFICIENT_SCOPE', requiredScope: 'tasks:write' });
+  });
+});
+
+describe('start-up', () => {
+  it('stops with one line naming the documented operations that nothing serves', () => {
+    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
+    const build = () =>
+      createApp({
+        config,
+        db: createDb({ client: 'sqlite', filename: ':memory:' }),
+        logger: createLogger('silent'),
+        openApi: readOpenApiDocument(),
+        table: operationTable(readOpenApiDocument().document),
+        readiness: { database: async () => true },
+        identifyCaller: signedIn,
+        rateLimit: (_req, _res, next) => next(),
+        operations: [operation('getMe', () => ({ status: 200, body: { id: '00000000-0000-4000-8000-000000000001', email: 'ada@example.com', name: null, createdAt: '2026-01-01T00:00:00.000Z' } }))],
+        pageHeaders: (_req, _res, next) => next(),
+        mcpGuard: (_req, _res, next) => next(),
+      });
+    expect(build).toThrow(/^Operations of the OpenAPI document that nothing serves: registerAccount, login, .*listAuthorizations, revokeAuthorization$/);
+    expect(build).not.toThrow(/getMe|getHealth|getMetrics|getDocs/);
   });
 });
 

@@ -1,41 +1,47 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import { isRefreshRequest, parseBodies } from './http/body-parsing.js';
-import { countedFirst } from './http/counted-first.js';
-import { corsHeaders, rateLimitHeaderNames } from './http/cors.js';
-import { createDocsRouter, loadOpenApiDocument } from './http/docs.routes.js';
-import { errorHandler } from './http/error-handler.js';
-import { headAsGet } from './http/head-requests.js';
-import { createObservability, type Metric } from './http/observability.js';
-import { createHealthRouter, type ReadinessProbes } from './http/health.routes.js';
-import { refuseNulCharacters } from './http/nul-characters.js';
-import { openApiValidator } from './http/openapi-validator.js';
-import { serveOperations, type OperationEntry } from './http/operations.js';
-import { oauthPageHeaders } from './oauth/oauth.component.js';
-import { errors } from './platform/errors.js';
+import type { IdentifyCaller } from './auth/auth.component.js';
 import type { CoreDeps } from './deps.js';
+import { docsOperations } from './http/docs.operations.js';
+import { createErrorRenderers } from './http/error-renderers.js';
+import { healthOperations, type ReadinessProbes } from './http/health.operations.js';
+import { createObservability, type Metric } from './http/observability.js';
+import type { OpenApiDocument } from './http/openapi-document.js';
+import { createOpenApiValidator } from './http/openapi-validator.js';
+import type { OperationRoute } from './http/operation-table.js';
+import { ownResponse, type OperationEntry } from './http/operations.js';
+import { createRoutes } from './http/routes.js';
+import { errors } from './platform/errors.js';
 
 export interface AppParts extends CoreDeps {
+  /** The contract, read once by the process entry, and its operations as the routes are built from them. */
+  readonly openApi: OpenApiDocument;
+  readonly table: readonly OperationRoute[];
   readonly readiness: ReadinessProbes;
-  /** Sets req.caller (or req.authFailure) from the bearer token; refuses nothing (a database error waits for the count). */
-  readonly identifyCaller: RequestHandler;
-  /** Spends the budgets that apply, sets the X-RateLimit-* headers, or answers 429. */
+  /** The identify step: the caller of the bearer token, a bad or expired token, or the error that kept it from knowing. */
+  readonly identifyCaller: IdentifyCaller;
+  /** The count step: spends the budgets that apply, sets the X-RateLimit-* headers, or answers 429. */
   readonly rateLimit: RequestHandler;
-  /** The components' operations by operationId, served after validation. */
+  /** The components' operations by operationId: with the docs, probes and /metrics, every operation of the document. */
   readonly operations: readonly OperationEntry[];
   /** The components' counters, served by GET /metrics with the app's own. */
   readonly metrics?: readonly Metric[];
   /** false: no request ids, access log or /metrics (only benches measuring what they cost). */
   readonly observe?: boolean;
-  /** POST /mcp (the MCP server), mounted at /mcp before the validator; absent in apps built without it. */
-  readonly mcp?: readonly (RequestHandler | ErrorRequestHandler)[];
+  /** The sign-in pages' security headers. */
+  readonly pageHeaders: RequestHandler;
   /** /mcp's DNS-rebinding protection (403 for a foreign Host or Origin), before anything reads the request. */
-  readonly mcpGuard?: RequestHandler;
+  readonly mcpGuard: RequestHandler;
+  /** /mcp's renderer of a refused `tools/call`. */
+  readonly mcpRefusal?: ErrorRequestHandler;
 }
 
-/** The middleware order, top to bottom, is the life of a request. */
+/**
+ * The life of a request: its id and access-log line (observability), then the route of its operation,
+ * whose chain http/routes.ts decides at start-up from the operation table of the document
+ * (cors → identify → count → read the body → check access → validate → handle → render).
+ */
 export function createApp(parts: AppParts): Express {
-  const { config, logger } = parts;
-  const openApi = loadOpenApiDocument();
+  const { config, openApi } = parts;
   const app = express();
   app.disable('x-powered-by');
   // The document promises no ETag and no 304: Express would hash every body, and answer a matching
@@ -45,28 +51,35 @@ export function createApp(parts: AppParts): Express {
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'extended');
 
+  const observability = parts.observe === false ? undefined : createObservability(parts);
   // First: every response, the early refusals and the probes included, carries its request id.
-  if (parts.observe !== false) app.use(...createObservability({ ...parts, document: openApi.document }));
-  // Before the guards and the budgets: a preflight is answered here (204) and spends nothing.
-  app.use(corsHeaders(config.CORS_ALLOWED_ORIGINS, rateLimitHeaderNames(openApi.document)));
-  app.use(createHealthRouter(parts.readiness));
-  if (parts.mcpGuard) app.use('/mcp', parts.mcpGuard);
-  app.use(['/oauth/authorize', '/oauth/device'], oauthPageHeaders);
-  // Counted before the body is read: the caller is known from the headers. Only the refresh budget
-  // keys on the body (its token), so that small body is read first. What fails before the count
-  // (a database down, a malformed body) is answered after it, with the rate-limit headers.
-  app.use(countedFirst([parts.identifyCaller, parseBodies({ when: isRefreshRequest })], parts.rateLimit));
-  app.use(parseBodies());
-  app.use(refuseNulCharacters);
-  if (parts.mcp) app.use('/mcp', ...parts.mcp);
-  app.use(createDocsRouter(openApi));
-  app.use(headAsGet);
-  // Matches the request to an operation of the document, answers 401/403 for its security, checks its parameters and body.
-  app.use(openApiValidator(openApi.document, config.OPENAPI_VALIDATE_RESPONSES));
-  // The operation's handler, by operationId, with the request as that operation's typed context.
-  app.use(serveOperations(openApi.document, parts.operations));
-  // Reached only by documented operations that no component serves yet (the validator 404s the rest).
-  app.use((req, _res, next) => next(req.openapi ? errors.notImplemented() : errors.notFound('Route')));
-  app.use(errorHandler(logger, config.PUBLIC_URL, parts.readiness.database));
+  if (observability) app.use(observability.requestLog);
+  app.use(
+    createRoutes({
+      config,
+      document: openApi.document,
+      table: parts.table,
+      operations: [
+        ...parts.operations,
+        ...docsOperations(openApi),
+        ...healthOperations(parts.readiness),
+        ...(observability?.operations ?? [metricsOff]),
+      ],
+      identifyCaller: parts.identifyCaller,
+      rateLimit: parts.rateLimit,
+      validator: createOpenApiValidator(openApi.document, config.OPENAPI_VALIDATE_RESPONSES),
+      renderers: createErrorRenderers({
+        logger: parts.logger,
+        publicUrl: config.PUBLIC_URL,
+        databaseReachable: parts.readiness.database,
+        mcpRefusal: parts.mcpRefusal,
+      }),
+      pageHeaders: parts.pageHeaders,
+      mcpGuard: parts.mcpGuard,
+    }),
+  );
   return app;
 }
+
+/** In an app built without observability (benches measuring its cost), /metrics is not there. */
+const metricsOff = ownResponse('getMetrics', (req, _res, next) => next(errors.routeNotFound(req.method, req.path)));

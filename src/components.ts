@@ -2,26 +2,29 @@ import { createHmac } from 'node:crypto';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Metric } from 'prom-client';
 import { createUsageHandlers, usageOperations } from './account/account.component.js';
-import { createAuthComponent } from './auth/auth.component.js';
+import { createAuthComponent, type IdentifyCaller } from './auth/auth.component.js';
 import { createConnectorsComponent } from './connectors/connectors.component.js';
 import type { CoreDeps } from './deps.js';
-import { loadOpenApiDocument } from './http/docs.routes.js';
+import type { OperationRoute } from './http/operation-table.js';
 import type { OperationEntry } from './http/operations.js';
+import { createOperationRunner } from './http/run-operation.js';
 import { createLimitsComponent } from './limits/limits.component.js';
 import { createMcpComponent } from './mcp/mcp.component.js';
-import { createOAuthComponent } from './oauth/oauth.component.js';
+import { createOAuthComponent, oauthPageHeaders } from './oauth/oauth.component.js';
 import { createTasksComponent } from './tasks/tasks.component.js';
 import { createWebhooksComponent } from './webhooks/webhooks.component.js';
 
 export interface Components {
-  identifyCaller: RequestHandler;
+  identifyCaller: IdentifyCaller;
   rateLimit: RequestHandler;
-  /** Every component's operations, by operationId. */
+  /** Every component's operations, by operationId, /mcp's included. */
   operations: OperationEntry[];
-  /** POST /mcp and its refusals, mounted at /mcp. */
-  mcp: (RequestHandler | ErrorRequestHandler)[];
-  /** /mcp's DNS-rebinding protection, mounted before anything else. */
+  /** The sign-in pages' security headers. */
+  pageHeaders: RequestHandler;
+  /** /mcp's DNS-rebinding protection, the first step of its routes. */
   mcpGuard: RequestHandler;
+  /** /mcp's renderer of a refused `tools/call`. */
+  mcpRefusal: ErrorRequestHandler;
   /** undefined when Redis is not configured. */
   redisUp?: () => boolean;
   /** The components' counters, for GET /metrics. */
@@ -32,7 +35,7 @@ export interface Components {
 }
 
 /** Wires the business components together; each owns its routes, logic and data. */
-export async function createComponents(deps: CoreDeps): Promise<Components> {
+export async function createComponents(deps: CoreDeps, openApi: { document: Record<string, unknown>; table: readonly OperationRoute[] }): Promise<Components> {
   const auth = createAuthComponent(deps);
   const limits = await createLimitsComponent(deps, { refreshTokenAccount: auth.refreshTokenAccount });
   const webhooks = createWebhooksComponent(deps);
@@ -43,20 +46,22 @@ export async function createComponents(deps: CoreDeps): Promise<Components> {
   const connectors = createConnectorsComponent(deps, tasks.sync, { onConnectorChange: webhooks.onConnectorChange });
   const usage = createUsageHandlers({ tasks, connectors, limits });
   const oauth = createOAuthComponent(deps, auth, connectors.fetchPublicDocument, webhooks.removeMadeByClient);
-  const mcp = createMcpComponent(deps, loadOpenApiDocument().document, { tasks, connectors, usage });
+  const operations = [
+    ...auth.operations,
+    ...usageOperations(usage),
+    ...tasks.operations,
+    ...connectors.operations,
+    ...oauth.operations,
+    ...webhooks.operations,
+  ];
+  const mcp = createMcpComponent(deps, openApi.document, createOperationRunner(openApi.document, openApi.table, operations));
   return {
     identifyCaller: auth.identifyCaller,
     rateLimit: limits.rateLimit,
-    operations: [
-      ...auth.operations,
-      ...usageOperations(usage),
-      ...tasks.operations,
-      ...connectors.operations,
-      ...oauth.operations,
-      ...webhooks.operations,
-    ],
-    mcp: mcp.handlers,
+    operations: [...operations, ...mcp.operations],
+    pageHeaders: oauthPageHeaders,
     mcpGuard: mcp.guard,
+    mcpRefusal: mcp.renderRefusal,
     redisUp: limits.redisUp,
     metrics: [...limits.metrics, ...connectors.metrics, ...webhooks.metrics],
     start: () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 
 describe('loadConfig', () => {
-  it('gives every setting of the description its default', () => {
+  it('gives every setting its documented default (docs/production.md)', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       PORT: 3000,

@@ -35,7 +35,7 @@ const settingsSchema = z.object({
       return value;
     }),
   OPENAPI_VALIDATE_RESPONSES: flag(false).optional(),
-  // decisions §13: the origins whose browser apps may call the API; `*` (bearer tokens, never cookies) or a list.
+  // docs/security.md: the origins whose browser apps may call the API; `*` (bearer tokens, never cookies) or a list.
   CORS_ALLOWED_ORIGINS: z
     .string()
     .default('*')
@@ -88,6 +88,9 @@ const settingsSchema = z.object({
 
 export type Settings = z.infer<typeof settingsSchema>;
 
+/** Every setting's name: docs/production.md must list exactly these (scripts/docs-links.test.ts). */
+export const settingNames: readonly string[] = Object.freeze(Object.keys(settingsSchema.shape));
+
 function splitList(value: string): string[] {
   return value
     .split(',')
@@ -136,7 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     : ({ client: 'sqlite', filename: url ? url.slice('sqlite:'.length) : `${settings.DATA_DIR}/task-service.sqlite` } as const);
   return Object.freeze({
     ...settings,
-    // Response validation costs throughput (figures in the README): on outside production.
+    // Response validation costs throughput (figures in docs/benchmarks.md): on outside production.
     OPENAPI_VALIDATE_RESPONSES: settings.OPENAPI_VALIDATE_RESPONSES ?? settings.NODE_ENV !== 'production',
     database: Object.freeze(database),
   });

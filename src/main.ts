@@ -3,7 +3,7 @@ import { createDrain } from './http/drain.js';
 import { createHttpServer } from './http/http-server.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './platform/logger.js';
-import { createService } from './service.js';
+import { createService } from './wiring.js';
 
 async function main(): Promise<void> {
   let config: Config;

@@ -42,7 +42,7 @@ export function waitingOnThrottle(send: Send, maxWaitSeconds: number, wait: (not
   };
 }
 
-/** Words for the windows of the 429 body (decisions §6). */
+/** Words for the windows of the 429 body (docs/rate-limits.md). */
 export function describeWindow(window: string | undefined): string {
   const [budget, kind] = (window ?? '').split('-');
   const per = kind === 'sustained' ? 'per hour' : 'per minute';

@@ -163,3 +163,12 @@ export async function signedInClient(server: TestServer, email = uniqueEmail()) 
   const tokens = registered.data;
   return { email, tokens, client: server.client({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken }) };
 }
+
+/**
+ * The data of an SDK result a test expects to succeed; anything else fails the test there, naming the
+ * status and the error body it got instead of a TypeError further down.
+ */
+export function dataOf<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.data === undefined) throw new Error(`expected data, got HTTP ${result.response.status}: ${JSON.stringify(result.error)}`);
+  return result.data;
+}

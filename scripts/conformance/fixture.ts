@@ -7,7 +7,7 @@
 //   so connect → sync → job runs without the server ever reaching beyond this machine.
 // Usage: node --import tsx scripts/conformance/fixture.ts <base-url> [--feed]
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { startFakeIcalFeeds } from '../../contract-tests/fakes/ical.fake.js';
+import { startFakeIcalFeeds } from '../../contract-tests/support/fakes/ical.fake.js';
 
 const [baseUrl, ...flags] = process.argv.slice(2);
 if (!baseUrl) throw new Error('usage: fixture.ts <base-url> [--feed]');

@@ -4,7 +4,7 @@ A valid Idempotency-Key is made unique for every request. Schemathesis draws key
 and repeats requests across phases, and an identical create is a replay: it answers the first
 response, as the document says, also when that task was deleted since, which the stateful phase would
 report as "created but not found". Keys outside 1 to 255 characters are left as generated, so their
-refusal is still checked; replays themselves are covered by contract-tests/tasks-crud.test.ts.
+refusal is still checked; replays themselves are covered by contract-tests/tasks/crud.test.ts.
 """
 
 import uuid

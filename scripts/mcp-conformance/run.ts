@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startServer } from '../../contract-tests/support/server.js';
 
-/** Scenarios about what this server is; the others exercise the suite's reference tools, resources and prompts (see the README). */
+/** Scenarios about what this server is; the others exercise the suite's reference tools, resources and prompts (see docs/conformance.md). */
 const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
 
 const folder = new URL('.', import.meta.url).pathname;

@@ -13,7 +13,7 @@ export interface RetryOptions {
   random?: (() => number) | undefined;
 }
 
-/** The wait the description asks for when the server sent no Retry-After. */
+/** The wait when the server sent no Retry-After (60 s, as docs/rate-limits.md says). */
 export const DEFAULT_RETRY_AFTER_SECONDS = 60;
 /** Up to this fraction is added to each wait, so clients told the same Retry-After do not return together. */
 const JITTER = 0.2;

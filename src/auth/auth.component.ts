@@ -1,16 +1,14 @@
-import type { RequestHandler } from 'express';
 import type { CoreDeps } from '../deps.js';
 import type { OperationEntry } from '../http/operations.js';
 import { createAccessTokens, type AccessTokens } from './access-tokens.js';
-import { createAccountCheck } from './account-check.js';
 import { createAccountsRepository } from './accounts.repository.js';
 import { createApiTokensRepository } from './api-tokens.repository.js';
-import { apiTokensOperations } from './api-tokens.routes.js';
+import { apiTokensOperations } from './api-tokens.operations.js';
 import { createApiTokens, type ApiTokens } from './api-tokens.service.js';
-import { createAudienceCheck, inSequence } from './audience-check.js';
-import { authOperations } from './auth.routes.js';
+import { createAudienceCheck } from './audience-check.js';
+import { authOperations } from './auth.operations.js';
 import { createAuthService, type AuthService } from './auth.service.js';
-import { createIdentifyCaller } from './identify-caller.js';
+import { createIdentifyCaller, type IdentifyCaller } from './identify-caller.js';
 import { resolveJwtSecret } from './jwt-secret.js';
 import { createLoginLockout } from './login-lockout.js';
 import { createPasswords } from './passwords.js';
@@ -19,13 +17,14 @@ import { createTokenPairs, type TokenPairs } from './token-pairs.js';
 
 // The front door of auth for the components built on it (the OAuth server): the pieces they share.
 export { parseScopes, type AccessTokens } from './access-tokens.js';
+export type { IdentifyCaller } from './identify-caller.js';
 export type { ApiTokens } from './api-tokens.service.js';
 export { randomSecret, sha256Hex } from './secrets.js';
 export type { TokenPair, TokenPairs } from './token-pairs.js';
 
 export interface AuthComponent {
-  /** Sets req.caller, or req.authFailure for a bad or expired token; never answers by itself. */
-  identifyCaller: RequestHandler;
+  /** The identify step of every route: the caller, a bad or expired token, or the error that kept it from knowing. */
+  identifyCaller: IdentifyCaller;
   /** /auth/*, /me and /api-tokens. */
   operations: OperationEntry[];
   /** The account a refresh token belongs to (any state), so the refresh budget can key on it. */
@@ -71,10 +70,10 @@ export function createAuthComponent({ config, db, logger }: CoreDeps): AuthCompo
   });
 
   return {
-    identifyCaller: inSequence(
-      inSequence(createIdentifyCaller(accessTokens, apiTokens), createAudienceCheck(config.JWT_AUDIENCE, config.PUBLIC_URL)),
-      createAccountCheck(accounts.exists),
-    ),
+    identifyCaller: createIdentifyCaller(accessTokens, apiTokens, {
+      audienceFits: createAudienceCheck(config.JWT_AUDIENCE, config.PUBLIC_URL),
+      accountExists: accounts.exists,
+    }),
     operations: [...authOperations(service), ...apiTokensOperations(apiTokens)],
     refreshTokenAccount: tokenPairs.liveAccountOf,
     verifyCredentials: service.verifyCredentials,

@@ -1,6 +1,6 @@
 import type { components } from '../../generated/api.js';
 import { ALL_SCOPES, type Caller } from '../http/caller.js';
-import { AppError, errors } from '../platform/errors.js';
+import { errors } from '../platform/errors.js';
 import { toIso } from '../platform/time.js';
 import { WEB_CLIENT_ID } from './access-tokens.js';
 import type { AccountsRepository } from './accounts.repository.js';
@@ -28,16 +28,6 @@ export interface AuthService {
 /** Emails are compared trimmed and lower-cased, for accounts and for the lockout alike. */
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
-export function accountLocked(retryAfterSeconds: number): AppError {
-  return new AppError(
-    429,
-    'ACCOUNT_LOCKED',
-    'Too many failed logins. This account is locked; try again later.',
-    { retryAfterSeconds },
-    { 'Retry-After': String(retryAfterSeconds) },
-  );
-}
-
 export function createAuthService(deps: {
   accounts: AccountsRepository;
   passwords: Passwords;
@@ -50,7 +40,7 @@ export function createAuthService(deps: {
   const verifyCredentials = async (email: string, password: string): Promise<string> => {
     const normalised = normaliseEmail(email);
     const attempt = await lockout.reserveAttempt(normalised);
-    if (!attempt.allowed) throw accountLocked(attempt.retryAfterSeconds);
+    if (!attempt.allowed) throw errors.accountLocked(attempt.retryAfterSeconds);
     const account = await accounts.findByEmail(normalised);
     const verified = await passwords.verify(account?.password_hash, password);
     if (!account || !verified) throw errors.invalidCredentials();
@@ -76,7 +66,7 @@ export function createAuthService(deps: {
 
     deleteAccount: async (caller, password) => {
       if (caller.kind !== 'web') {
-        throw new AppError(403, 'WEB_SESSION_REQUIRED', 'Closing the account needs a session of the first-party app; sign in with email and password.');
+        throw errors.webSessionRequired();
       }
       const account = await accounts.findById(caller.accountId);
       if (!account) throw errors.unauthenticated();

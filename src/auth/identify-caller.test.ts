@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { Identity } from '../http/request-state.js';
 import { describe, expect, it } from 'vitest';
 import { createAccessTokens } from './access-tokens.js';
 import type { ApiTokens } from './api-tokens.service.js';
@@ -7,26 +8,24 @@ import { createIdentifyCaller } from './identify-caller.js';
 const settings = { secret: 'unit-test-secret-0123456789-abcdefghijklmnop', issuer: 'task-service', audience: 'task-service-api', lifetimeSeconds: 120 };
 const subject = { accountId: 'account-1', clientId: 'web', scopes: ['tasks:read'] as const, sessionId: 'family-1' };
 const noApiTokens = { authenticate: async () => undefined } as unknown as ApiTokens;
+const checks = { audienceFits: () => true, accountExists: async () => true };
 
-/** Runs the middleware on a request bearing `token` and says what it decided. */
-async function identify(middleware: ReturnType<typeof createIdentifyCaller>, token: string) {
-  const { req } = await run(middleware, token);
-  return { caller: req.caller, failure: req.authFailure };
+/** Identifies the caller of a request bearing `token` and says what it found. */
+async function identify(identifyCaller: ReturnType<typeof createIdentifyCaller>, token: string) {
+  const identity = await run(identifyCaller, token);
+  return { caller: identity.kind === 'caller' ? identity.caller : undefined, failure: identity.kind === 'failure' ? identity.failure : undefined };
 }
 
-async function run(middleware: ReturnType<typeof createIdentifyCaller>, token: string) {
+function run(identifyCaller: ReturnType<typeof createIdentifyCaller>, token: string): Promise<Identity> {
   const req = { headers: { authorization: `Bearer ${token}` }, get: () => undefined } as unknown as Request;
   (req as { res?: unknown }).res = {} as Response;
-  await new Promise<void>((resolve, reject) => {
-    void middleware(req, req.res!, (err?: unknown) => (err ? reject(err as Error) : resolve()));
-  });
-  return { req };
+  return identifyCaller(req, 'api');
 }
 
 describe('identifyCaller', () => {
   it('accepts the same access token on every request, and refuses it once its exp has passed', async () => {
     const tokens = createAccessTokens({ ...settings, lifetimeSeconds: 1 });
-    const middleware = createIdentifyCaller(tokens, noApiTokens);
+    const middleware = createIdentifyCaller(tokens, noApiTokens, checks);
     const token = tokens.sign(subject);
     const exp = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp: number }).exp * 1000;
 
@@ -38,7 +37,7 @@ describe('identifyCaller', () => {
 
   it('refuses a token that differs from one it has accepted only in its signature', async () => {
     const tokens = createAccessTokens(settings);
-    const middleware = createIdentifyCaller(tokens, noApiTokens);
+    const middleware = createIdentifyCaller(tokens, noApiTokens, checks);
     const token = tokens.sign(subject);
     expect((await identify(middleware, token)).caller).toBeDefined();
 
@@ -50,12 +49,17 @@ describe('identifyCaller', () => {
 });
 
 describe('identifyCaller when the database is down', () => {
-  it('holds the failure of an API-token lookup back for after the rate limiter, instead of answering', async () => {
+  it('returns the failure of an API-token lookup as its finding, for the count step to decide on, instead of answering', async () => {
     const outage = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     const failingApiTokens = { authenticate: async () => Promise.reject(outage) } as unknown as ApiTokens;
-    const middleware = createIdentifyCaller(createAccessTokens(settings), failingApiTokens);
-    const { req } = await run(middleware, 'tsk_0123456789abcdef');
-    expect(req.deferredError).toBe(outage);
-    expect(req.caller).toBeUndefined();
+    const identifyCaller = createIdentifyCaller(createAccessTokens(settings), failingApiTokens, checks);
+    expect(await run(identifyCaller, 'tsk_0123456789abcdef')).toEqual({ kind: 'error', error: outage });
+  });
+
+  it('returns the failure of the account check of an access token the same way', async () => {
+    const outage = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const tokens = createAccessTokens(settings);
+    const identifyCaller = createIdentifyCaller(tokens, noApiTokens, { ...checks, accountExists: () => Promise.reject(outage) });
+    expect(await run(identifyCaller, tokens.sign(subject))).toEqual({ kind: 'error', error: outage });
   });
 });

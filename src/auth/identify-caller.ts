@@ -2,6 +2,9 @@ import type { Request, RequestHandler } from 'express';
 import { LRUCache } from 'lru-cache';
 import passport from 'passport';
 import type { Caller } from '../http/caller.js';
+import type { OperationRoute } from '../http/operation-table.js';
+import type { Identity } from '../http/request-state.js';
+import { ANONYMOUS } from '../http/request-state.js';
 import type { AccessTokens } from './access-tokens.js';
 import { API_TOKEN_PREFIX, type ApiTokens } from './api-tokens.service.js';
 
@@ -10,13 +13,24 @@ const STRATEGY = 'access-token';
 /** Verified access tokens kept (each until its exp): a client signs every request with the same one. */
 const VERIFIED_TOKENS_KEPT = 10_000;
 
+/** The identify step: who `Authorization: Bearer <JWT | tsk_...>` says the caller of a route's request is. */
+export type IdentifyCaller = (req: Request, resource: OperationRoute['resource']) => Promise<Identity>;
+
+export interface IdentifyChecks {
+  /** RFC 8707: whether a token issued for `audience` (undefined: an API token, for the REST API) may call `resource`. */
+  audienceFits: (req: Request, audience: string | undefined, resource: OperationRoute['resource']) => boolean;
+  /** The account behind an access token still exists (a closed account stops at once on every instance). */
+  accountExists: (accountId: string) => Promise<boolean>;
+}
+
 /**
- * Sets req.caller from `Authorization: Bearer <JWT | tsk_...>`, or req.authFailure when the token is
- * bad ('invalid') or a genuine access token past its exp ('expired'). It never answers: the rate limiter
- * runs next, then the access step (http/security-handlers.ts) decides whether the operation needs a caller.
+ * Finds the caller of a request, or why a token sent gave none ('invalid', or 'expired' for a genuine
+ * access token past its exp), or the error that kept it from knowing. It never answers: the count step
+ * decides on what it finds (http/routes.ts), then the access step decides whether the operation needs
+ * a caller.
  */
-export function createIdentifyCaller(accessTokens: AccessTokens, apiTokens: ApiTokens): RequestHandler {
-  // An instance of our own, without sessions: nothing global, nothing stored per request but the caller.
+export function createIdentifyCaller(accessTokens: AccessTokens, apiTokens: ApiTokens, checks: IdentifyChecks): IdentifyCaller {
+  // An instance of our own, without sessions: nothing global, nothing stored per request.
   const authenticator = new passport.Passport();
   authenticator.use(STRATEGY, accessTokens.strategy);
   // Checking the signature and claims through passport is a fifth of a small request's cost; the
@@ -29,7 +43,7 @@ export function createIdentifyCaller(accessTokens: AccessTokens, apiTokens: ApiT
   };
 
   const verifyJwt = (req: Request, token: string) =>
-    new Promise<Caller | undefined>((resolve, reject) => {
+    new Promise<Caller | 'expired' | 'invalid'>((resolve, reject) => {
       const authenticate = authenticator.authenticate(
         STRATEGY,
         { session: false },
@@ -41,33 +55,34 @@ export function createIdentifyCaller(accessTokens: AccessTokens, apiTokens: ApiT
             if (ttl > 0) verified.set(token, { caller: Object.freeze(caller), expiresAtMs }, { ttl });
             return resolve(caller);
           }
-          req.authFailure = isExpiry(info) && accessTokens.isGenuineButExpired(token) ? 'expired' : 'invalid';
-          resolve(undefined);
+          resolve(isExpiry(info) && accessTokens.isGenuineButExpired(token) ? 'expired' : 'invalid');
         },
       ) as RequestHandler;
       void authenticate(req, req.res!, reject);
     });
 
-  return async (req, _res, next) => {
+  const invalid: Identity = Object.freeze({ kind: 'failure', failure: 'invalid' });
+  const expired: Identity = Object.freeze({ kind: 'failure', failure: 'expired' });
+
+  return async (req, resource) => {
     const header = req.headers.authorization;
-    if (header === undefined) return next();
+    if (header === undefined) return ANONYMOUS;
     const token = BEARER.exec(header)?.[1];
-    if (!token) {
-      req.authFailure = 'invalid';
-      return next();
-    }
-    let caller: Caller | undefined;
+    if (!token) return invalid;
     try {
-      caller = token.startsWith(API_TOKEN_PREFIX) ? await apiTokens.authenticate(token) : (stillValid(token) ?? (await verifyJwt(req, token)));
+      if (token.startsWith(API_TOKEN_PREFIX)) {
+        // API tokens are rows of their account and go with it: no account check.
+        const caller = await apiTokens.authenticate(token);
+        return caller && checks.audienceFits(req, undefined, resource) ? { kind: 'caller', caller } : invalid;
+      }
+      const found = stillValid(token) ?? (await verifyJwt(req, token));
+      if (found === 'expired') return expired;
+      if (found === 'invalid' || !checks.audienceFits(req, found.audience, resource)) return invalid;
+      return (await checks.accountExists(found.accountId)) ? { kind: 'caller', caller: found } : invalid;
     } catch (error) {
-      // An API token is looked up in the database: when that is down, the answer (503) is held back
-      // for after the rate limiter (http/counted-first.ts), so it is counted and carries its headers.
-      req.deferredError ??= error;
-      return next();
+      // The database down while a token is looked up: the count step fails the request after counting it.
+      return { kind: 'error', error };
     }
-    if (caller) req.caller = caller;
-    else req.authFailure ??= 'invalid';
-    next();
   };
 }
 

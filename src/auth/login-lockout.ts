@@ -8,7 +8,7 @@ export interface LockoutSettings {
 export type AttemptReservation = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /**
- * The login lockout (decisions §4), kept in login_attempts by normalised email so a restart unlocks
+ * The login lockout (docs/security.md), kept in login_attempts by normalised email so a restart unlocks
  * nobody and unknown emails lock alike. Each attempt is counted as a failure *before* its password is
  * verified, in one conditional statement: parallel attempts can never verify more than the maximum.
  */

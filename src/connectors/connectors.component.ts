@@ -6,7 +6,7 @@ import type { TasksForSync } from '../tasks/tasks.component.js';
 import { createConnectorAccountsService } from './connector-accounts.service.js';
 import { ignoreConnectorChanges, type ConnectorChangeListener } from './connector-changes.js';
 import type { ConnectorDefinition, ConnectorTools } from './connector-registry.js';
-import { connectorsOperations, createConnectorsHandlers, type ConnectorsHandlers } from './connectors.routes.js';
+import { connectorsOperations, createConnectorsHandlers } from './connectors.operations.js';
 import { createCredentialsCipher, loadConnectorSecretKey } from './credentials-cipher.js';
 import { githubConnector } from './github.connector.js';
 import { icalConnector } from './ical.connector.js';
@@ -28,8 +28,6 @@ export interface ConnectorsComponent {
   operations: OperationEntry[];
   /** The per-type cap and what the account uses of it, for every connector type. */
   usage: (accountId: string) => Promise<{ type: ConnectorType; limit: number; used: number }[]>;
-  /** The handlers of some operations, for the MCP tools. */
-  handlers: Pick<ConnectorsHandlers, 'listConnectorAccounts' | 'startSync' | 'getSyncJob'>;
   /**
    * A small public JSON document (an OAuth client's metadata document) fetched as the connectors fetch:
    * no private addresses unless CONNECTOR_ALLOW_PRIVATE_NETWORKS, every redirect re-checked, capped at
@@ -92,7 +90,6 @@ export function createConnectorsComponent(
   const handlers = createConnectorsHandlers(accounts, sync);
   return {
     operations: connectorsOperations(accounts, sync, handlers),
-    handlers,
     usage: accounts.usage,
     start: runner.start,
     fetchPublicDocument: (url) => documentFetch.get(url, { headers: { accept: 'application/json' } }),

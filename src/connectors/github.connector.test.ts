@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manyIssues, startFakeGithub, type FakeGithub } from '../../contract-tests/fakes/github.fake.js';
-import { startHttpFake } from '../../contract-tests/fakes/http-fake.js';
+import { manyIssues, startFakeGithub, type FakeGithub } from '../../contract-tests/support/fakes/github.fake.js';
+import { startHttpFake } from '../../contract-tests/support/fakes/http-fake.js';
 import { AppError } from '../platform/errors.js';
 import { ProviderError, type ConnectorTools } from './connector-registry.js';
 import { githubConnector, nextPage, rateLimitWait, toTask } from './github.connector.js';

@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manyTodos, startFakeIcalFeeds, vcalendar, type FakeIcalFeeds } from '../../contract-tests/fakes/ical.fake.js';
+import { manyTodos, startFakeIcalFeeds, vcalendar, type FakeIcalFeeds } from '../../contract-tests/support/fakes/ical.fake.js';
 import { AppError } from '../platform/errors.js';
 import { ProviderError, type ConnectorTools } from './connector-registry.js';
 import { createCredentialsCipher } from './credentials-cipher.js';

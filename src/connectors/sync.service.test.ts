@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manyTodos, startFakeIcalFeeds, type FakeIcalFeeds } from '../../contract-tests/fakes/ical.fake.js';
+import { manyTodos, startFakeIcalFeeds, type FakeIcalFeeds } from '../../contract-tests/support/fakes/ical.fake.js';
 import { createLogger } from '../platform/logger.js';
 import { createTasksForSync } from '../tasks/tasks.component.js';
 import { createMigratedDb, engines, insertAccount, type MigratedDb } from '../test-support/databases.js';

@@ -1,7 +1,8 @@
 import type { Request } from 'express';
 import type { AppError } from '../platform/errors.js';
 import { publicBaseUrl } from './public-url.js';
-import { API_RESOURCE_METADATA_PATH, isMcpRequest, MCP_RESOURCE_METADATA_PATH } from './resources.js';
+import type { OperationRoute } from './operation-table.js';
+import { API_RESOURCE_METADATA_PATH, MCP_RESOURCE_METADATA_PATH } from './resources.js';
 
 /**
  * The `WWW-Authenticate` challenge of a 401 or an insufficient-scope 403 (RFC 6750 §3, RFC 9728 §5.1):
@@ -9,8 +10,8 @@ import { API_RESOURCE_METADATA_PATH, isMcpRequest, MCP_RESOURCE_METADATA_PATH } 
  * was sent and was the problem (a request with no credentials gets no error code, RFC 6750 §3.1); a
  * scope refusal names the scope, so a client can ask for it (step-up authorisation).
  */
-export function bearerChallenge(req: Request, error: AppError, publicUrl: string | undefined): string | undefined {
-  const metadataPath = isMcpRequest(req) ? MCP_RESOURCE_METADATA_PATH : API_RESOURCE_METADATA_PATH;
+export function bearerChallenge(req: Request, resource: OperationRoute['resource'], error: AppError, publicUrl: string | undefined): string | undefined {
+  const metadataPath = resource === 'mcp' ? MCP_RESOURCE_METADATA_PATH : API_RESOURCE_METADATA_PATH;
   const metadata = `resource_metadata="${publicBaseUrl(req, publicUrl)}${metadataPath}"`;
   if (error.status === 403 && error.code === 'INSUFFICIENT_SCOPE') {
     return `Bearer error="insufficient_scope", scope="${String(error.extras.requiredScope)}", ${metadata}`;

@@ -1,6 +1,6 @@
-import type { Request } from 'express';
 import type { components } from '../../generated/api.js';
 import { errors } from '../platform/errors.js';
+import type { Identity } from './request-state.js';
 
 export type Scope = components['schemas']['Scope'];
 export const ALL_SCOPES: readonly Scope[] = ['tasks:read', 'tasks:write', 'connectors:read', 'connectors:write', 'tokens:manage', 'webhooks:manage'];
@@ -28,24 +28,11 @@ export interface Caller {
   audience?: string;
 }
 
-export type AuthFailure = 'expired' | 'invalid';
-
 /**
  * The caller identified from the request's bearer token, or the 401 the request gets when an operation
  * needs one: `TOKEN_EXPIRED` for a genuine token past its exp, so the client knows to refresh.
  */
-export function callerOf(req: Request): Caller {
-  if (req.caller) return req.caller;
-  throw req.authFailure === 'expired' ? errors.tokenExpired() : errors.unauthenticated();
-}
-
-declare module 'express-serve-static-core' {
-  interface Request {
-    /** Set by identify-caller from the bearer token; read through callerOf. */
-    caller?: Caller;
-    /** Why a bearer token sent gave no caller. */
-    authFailure?: AuthFailure;
-    /** Set by express-openapi-validator when the request matched a documented operation. */
-    openapi?: unknown;
-  }
+export function callerOf(identity: Identity | undefined): Caller {
+  if (identity?.kind === 'caller') return identity.caller;
+  throw identity?.kind === 'failure' && identity.failure === 'expired' ? errors.tokenExpired() : errors.unauthenticated();
 }

@@ -2,18 +2,16 @@ import cors from 'cors';
 import type { RequestHandler } from 'express';
 import { REQUEST_ID_HEADER } from './request-log.js';
 
-/** The server-rendered sign-in pages: never shared with another origin (decisions §13). */
-const PAGES = new Set(['/oauth/authorize', '/oauth/device']);
-
 /**
  * Decisions §13: browser apps on the allowed origins may call the API, the OAuth token, revocation
- * and registration endpoints, the well-known documents and /mcp. Bearer tokens, never cookies, so
- * no credentials mode. Preflights are answered here with 204, before the caller is identified and
- * a budget spent. The response headers a client needs (its budget, waits, challenges, new
- * resources) are exposed; `rateLimitHeaders` come from the document, so a new one is never missed.
+ * and registration endpoints, the well-known documents and /mcp (the routes whose chain has this
+ * step: http/routes.ts leaves it out of the sign-in pages). Bearer tokens, never cookies, so no
+ * credentials mode. A preflight is answered here with 204, before the caller is identified and a
+ * budget spent. The response headers a client needs (its budget, waits, challenges, new resources)
+ * are exposed; `rateLimitHeaders` come from the document, so a new one is never missed.
  */
 export function corsHeaders(allowedOrigins: '*' | readonly string[], rateLimitHeaders: readonly string[]): RequestHandler {
-  const handler = cors({
+  return cors({
     origin: allowedOrigins === '*' ? '*' : [...allowedOrigins],
     methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
     exposedHeaders: ['Retry-After', 'Location', 'WWW-Authenticate', REQUEST_ID_HEADER, ...rateLimitHeaders],
@@ -22,16 +20,10 @@ export function corsHeaders(allowedOrigins: '*' | readonly string[], rateLimitHe
     optionsSuccessStatus: 204,
     preflightContinue: false,
   });
-  return (req, res, next) => (PAGES.has(canonical(req.path)) ? next() : handler(req, res, next));
 }
 
 /** The X-RateLimit-* headers the document declares. */
 export function rateLimitHeaderNames(document: Record<string, unknown>): string[] {
   const headers = (document.components as { headers?: Record<string, unknown> } | undefined)?.headers ?? {};
   return Object.keys(headers).filter((name) => /^X-RateLimit-/i.test(name));
-}
-
-/** Express routes case-insensitively and ignores a trailing slash: `/OAuth/Authorize/` is the page too. */
-function canonical(path: string): string {
-  return path.toLowerCase().replace(/\/+$/, '');
 }

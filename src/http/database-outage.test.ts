@@ -1,7 +1,7 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { errorHandler } from './error-handler.js';
+import { createErrorRenderers } from './error-renderers.js';
 import type { Logger } from '../platform/logger.js';
 
 describe('a database outage', () => {
@@ -14,7 +14,7 @@ describe('a database outage', () => {
     app.get('/down', () => {
       throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     });
-    app.use(errorHandler(logger, undefined, async () => reachable));
+    app.use(createErrorRenderers({ logger, publicUrl: undefined, databaseReachable: async () => reachable }).common);
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/down`;

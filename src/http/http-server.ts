@@ -1,8 +1,8 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { RequestListener } from 'node:http';
 import type { Config } from '../config.js';
-import type { ErrorCode } from '../platform/errors.js';
+import { errors, type AppError } from '../platform/errors.js';
 
 /** How often Node looks for requests past their timeouts (its default, 30 s, would let a 10 s limit run to 40 s). */
 const TIMEOUT_CHECK_INTERVAL_MS = 1000;
@@ -29,12 +29,11 @@ interface ClientError extends Error {
   code?: string;
 }
 
-const REFUSALS: Record<string, [status: number, reason: string, code: ErrorCode, message: string]> = {
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'REQUEST_TIMEOUT', 'The request was not received in time.'],
-  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'HEADERS_TOO_LARGE', 'The request headers are larger than 16 KiB.'],
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Payload Too Large', 'PAYLOAD_TOO_LARGE', 'The chunk extensions are too large.'],
+const REFUSALS: Record<string, () => AppError> = {
+  ERR_HTTP_REQUEST_TIMEOUT: errors.requestTimeout,
+  HPE_HEADER_OVERFLOW: errors.headersTooLarge,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: errors.chunkExtensionsTooLarge,
 };
-const NOT_HTTP: [number, string, ErrorCode, string] = [400, 'Bad Request', 'VALIDATION_FAILED', 'The request is not valid HTTP/1.1.'];
 
 /** Node's default handler, with our body: nothing once a response has begun or the socket is gone. */
 export function answerClientError(err: ClientError, socket: Socket): void {
@@ -43,10 +42,11 @@ export function answerClientError(err: ClientError, socket: Socket): void {
     socket.destroy();
     return;
   }
-  const [status, reason, code, message] = REFUSALS[err.code ?? ''] ?? NOT_HTTP;
-  const body = JSON.stringify({ statusCode: status, code, message, ...(code === 'VALIDATION_FAILED' ? { details: [] } : {}) });
+  const refusal = (REFUSALS[err.code ?? ''] ?? errors.notHttp)();
+  const { status } = refusal;
+  const body = JSON.stringify(refusal.toBody());
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

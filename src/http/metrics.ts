@@ -65,10 +65,7 @@ export function createHttpMetrics(options: {
     else if (refusal?.code === 'ACCOUNT_LOCKED') lockedRefusals.inc();
   };
 
-  // A look at the path, not a Router: every request passes this way, and a nested router's
-  // dispatch cost each of them more than timing it did.
-  const serve: RequestHandler = async (req, res, next) => {
-    if (!isMetricsRequest(req.method, req.path)) return next();
+  const serve: RequestHandler = async function serveMetrics(req, res, next) {
     if (options.token !== undefined && !bearerMatches(req.headers.authorization, options.token)) {
       return next(errors.unauthenticated('This endpoint needs the metrics token (METRICS_TOKEN) as a bearer token.'));
     }
@@ -80,13 +77,6 @@ export function createHttpMetrics(options: {
     }
   };
   return { registry, record, serve };
-}
-
-/** GET (or HEAD) /metrics, routed as Express routes: any case, one trailing slash allowed. */
-function isMetricsRequest(method: string, path: string): boolean {
-  if (method !== 'GET' && method !== 'HEAD') return false;
-  const lower = path.toLowerCase();
-  return lower === '/metrics' || lower === '/metrics/';
 }
 
 function bearerMatches(header: string | undefined, token: string): boolean {

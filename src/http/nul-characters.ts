@@ -7,15 +7,15 @@ import { errors } from '../platform/errors.js';
 const NUL = '\u0000';
 
 /**
- * Run after the rate limiter, like the body parsing it follows. The query and body are searched only
- * when their raw text holds `%00` or `\u0000` (body parsing notes that), so the usual request pays one
+ * A step of every counted route, after the body is read. The query and body are searched only when
+ * their raw text holds `%00` or `\u0000` (body parsing notes that), so the usual request pays one
  * scan of its raw bytes and nothing more.
  */
-export const refuseNulCharacters: RequestHandler = (req, _res, next) => {
+export const refuseNulCharacters: RequestHandler = function refuseNulCharacters(req, res, next) {
   const queryMayHoldNul = req.url.includes('%00');
   const path = queryMayHoldNul && /%00/.test(req.path)
     ? '/path'
-    : ((queryMayHoldNul ? findNul(req.query, '/query') : undefined) ?? (req.bodyMayHoldNul ? findNul(req.body, '/body') : undefined));
+    : ((queryMayHoldNul ? findNul(req.query, '/query') : undefined) ?? (res.locals.bodyMayHoldNul ? findNul(req.body, '/body') : undefined));
   next(path ? errors.validation([{ path, message: 'must not contain the NUL character (U+0000)' }]) : undefined);
 };
 

@@ -2,36 +2,48 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { RequestHandler } from 'express';
 import { isRfc3339DateTime } from '../platform/time.js';
-import { requireAccess } from './security-handlers.js';
+
+/** The formats as this service checks them, for every door an operation is run through (http/run-operation.ts too). */
+export const DOCUMENT_FORMATS = {
+  // An email is trimmed before it is stored (docs/signing-in.md), so spaces around it are not an error.
+  email: { type: 'string' as const, validate: (value: string) => (fullFormats.email as RegExp).test(value.trim()) },
+  // The calendar too, not only the shape: 2026-02-31 is refused here, the one place every time enters.
+  'date-time': { type: 'string' as const, validate: isRfc3339DateTime },
+};
 
 /**
- * Requests are checked against the document (the caller's access first, then parameters and body);
- * responses too when `validateResponses` is on, so a handler cannot answer off-contract unnoticed.
+ * The validate step: express-openapi-validator's matching, then `checkAccess` in place of its own
+ * security step (the library's turns every refusal into a bare status), then its checks of parameters
+ * and body; responses too when `validateResponses` is on, so a handler cannot answer off-contract
+ * unnoticed. One validator per app, its compiled schemas shared by every route.
  */
-export function openApiValidator(document: Record<string, unknown>, validateResponses: boolean): RequestHandler[] {
+export function createOpenApiValidator(document: Record<string, unknown>, validateResponses: boolean) {
   const steps = OpenApiValidator.middleware({
     apiSpec: structuredClone(document) as never,
     validateRequests: { allowUnknownQueryParameters: false, allErrors: true },
     validateResponses: validateResponses ? { allErrors: true } : false,
-    // Our own step instead (security-handlers.ts): the library's turns every refusal into a bare status.
     validateSecurity: false,
     validateFormats: true,
     ignoreUndocumented: false,
     // The document has no multipart bodies: no multer in front of every request.
     fileUploader: false,
-    // An email is trimmed before it is stored (decisions §3), so spaces around it are not an error.
-    formats: {
-      email: { type: 'string', validate: (value: string) => (fullFormats.email as RegExp).test(value.trim()) },
-      // The calendar too, not only the shape: 2026-02-31 is refused here, the one place every time enters.
-      'date-time': { type: 'string', validate: isRfc3339DateTime },
-    },
+    formats: DOCUMENT_FORMATS,
   }) as RequestHandler[];
-  return withStepInPlaceOf(steps, 'securityMiddleware', requireAccess(document));
+  const at = steps.findIndex((candidate) => candidate.name === 'securityMiddleware');
+  // The library's steps are named functions; a release that renames them fails here, at start-up.
+  if (at < 0) throw new Error('express-openapi-validator has no step named securityMiddleware: check its release before upgrading');
+  return {
+    /** The steps of a route of `method`, with `checkAccess` where the library's security step was. */
+    stepsFor(method: string, checkAccess: RequestHandler): RequestHandler[] {
+      const checks = [...steps.slice(0, at), checkAccess, ...steps.slice(at + 1)];
+      // A HEAD reaches the GET route (Express routes it there) and is checked as that GET; Node leaves
+      // the body out of the answer to a HEAD whatever the method reads from here on.
+      return method === 'get' ? [headAsGet, ...checks] : checks;
+    },
+  };
 }
 
-/** The library's steps are named functions; a release that renames them fails here, at start-up. */
-function withStepInPlaceOf(steps: RequestHandler[], name: string, step: RequestHandler): RequestHandler[] {
-  const at = steps.findIndex((candidate) => candidate.name === name);
-  if (at < 0) throw new Error(`express-openapi-validator has no step named ${name}: check its release before upgrading`);
-  return [...steps.slice(0, at), step, ...steps.slice(at + 1)];
-}
+const headAsGet: RequestHandler = function headAsGet(req, _res, next) {
+  if (req.method === 'HEAD') req.method = 'GET';
+  next();
+};

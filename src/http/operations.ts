@@ -1,8 +1,9 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { operations } from '../../generated/api.js';
 import { callerOf, type Caller } from './caller.js';
+import type { OperationId, OperationRoute } from './operation-table.js';
+import type { operations } from '../../generated/api.js';
 
-export type OperationId = keyof operations;
+export type { OperationId };
 
 type Operation<Id extends OperationId> = operations[Id];
 type Defined<T> = [NonNullable<T>] extends [never] ? Record<string, never> : NonNullable<T>;
@@ -47,8 +48,13 @@ type AnswerOf<Id extends OperationId> = Answer<Id> | (ContentOf<Responses<Id>[St
 
 export type OperationHandler<Id extends OperationId> = (context: OperationContext<Id>) => Promise<AnswerOf<Id>> | AnswerOf<Id>;
 
-/** One row of the table: the document names the path, the method and the shapes; the handler runs it. */
-export type OperationEntry = { [Id in OperationId]: { readonly operationId: Id; readonly handler: OperationHandler<Id> } }[OperationId];
+/**
+ * What serves one operation of the document: a handler of its typed input (most), or, for the few
+ * that write their own response (the probes, /metrics, the docs, /mcp), an Express handler.
+ */
+export type OperationEntry =
+  | { [Id in OperationId]: { readonly operationId: Id; readonly handler: OperationHandler<Id> } }[OperationId]
+  | { readonly operationId: OperationId; readonly writesOwnResponse: RequestHandler };
 
 /** Entries typed by their operationId: `operation('createTask', ({ caller, body }) => ...)`. */
 export function operation<Id extends OperationId>(operationId: Id, handler: OperationHandler<Id>): OperationEntry {
@@ -56,39 +62,49 @@ export function operation<Id extends OperationId>(operationId: Id, handler: Oper
   return { operationId, handler } as unknown as OperationEntry;
 }
 
+/** An operation that writes its own response: `ownResponse('getHealth', (req, res) => ...)`. */
+export function ownResponse(operationId: OperationId, writesOwnResponse: RequestHandler): OperationEntry {
+  return { operationId, writesOwnResponse };
+}
+
 /**
- * The operations the components serve, by operationId, served after the validator has matched the
- * request to one of the document's operations. Fails at start-up on an operationId the document does not
- * have, or one served twice; a documented operation without an entry is left to the caller (a 501).
+ * The entry of every operation of the table, by operationId. Fails at start-up, in one line, on an
+ * operation of the document that nothing serves, an entry the document does not have, or one served twice.
  */
-export function serveOperations(document: Record<string, unknown>, entries: readonly OperationEntry[]): RequestHandler {
-  const documented = documentedOperationIds(document);
-  const handlers = new Map<string, OperationEntry['handler']>();
-  for (const { operationId, handler } of entries) {
-    if (!documented.has(operationId)) throw new Error(`No operation ${operationId} in the OpenAPI document: a handler names it`);
-    if (handlers.has(operationId)) throw new Error(`Two handlers for the operation ${operationId}`);
-    handlers.set(operationId, handler);
+export function entriesByOperation(table: readonly OperationRoute[], entries: readonly OperationEntry[]): ReadonlyMap<OperationId, OperationEntry> {
+  const documented = new Set<string>(table.map((row) => row.operationId));
+  const served = new Map<OperationId, OperationEntry>();
+  for (const entry of entries) {
+    if (!documented.has(entry.operationId)) throw new Error(`No operation ${entry.operationId} in the OpenAPI document: a handler names it`);
+    if (served.has(entry.operationId)) throw new Error(`Two handlers for the operation ${entry.operationId}`);
+    served.set(entry.operationId, entry);
   }
-  return async (req, res, next) => {
-    const handler = handlers.get(operationIdOf(req) ?? '');
-    if (!handler) return next();
-    // One context type for every entry: each handler was registered under its own operation's types.
-    send(res, (await (handler as OperationHandler<OperationId>)(contextOf(req))) as SentAnswer);
+  const unserved = table.filter((row) => !served.has(row.operationId)).map((row) => row.operationId);
+  if (unserved.length > 0) throw new Error(`Operations of the OpenAPI document that nothing serves: ${unserved.join(', ')}`);
+  return served;
+}
+
+/** The handle step of a route: the operation's handler, given the request as its typed context, and its answer written. */
+export function handle(entry: OperationEntry): RequestHandler {
+  if ('writesOwnResponse' in entry) return entry.writesOwnResponse;
+  // One context type for every entry: each handler was registered under its own operation's types.
+  const handler = entry.handler as OperationHandler<OperationId>;
+  return async function handle(req, res) {
+    send(res, (await handler(contextOf(req, res))) as SentAnswer);
   };
 }
 
 /** The context of a request the validator has checked against its operation. */
-function contextOf(req: Request): OperationContext<OperationId> {
+function contextOf(req: Request, res: Response): OperationContext<OperationId> {
   // The one place the checked request meets its types: the validator has matched it to this operation
   // and checked (and coerced) its path, query and body against the operation's schemas.
-  // (Express gives each middleware its own req.params: the path's are kept on req.openapi.)
   const checked: { body: unknown; query: unknown } = req;
   return {
     get caller() {
-      return callerOf(req);
+      return callerOf(res.locals.identity);
     },
     body: checked.body as never,
-    params: (matchedOperationOf(req)?.pathParams ?? {}) as never,
+    params: ((req.openapi as MatchedOperation | undefined)?.pathParams ?? req.params) as never,
     query: checked.query as never,
     header: (name) => req.get(name),
     req,
@@ -115,17 +131,5 @@ function send(res: Response, { status, headers = {}, body }: SentAnswer): void {
 
 /** What express-openapi-validator sets on a request it matched to an operation of the document. */
 interface MatchedOperation {
-  schema?: { operationId?: string };
   pathParams?: Record<string, string>;
-}
-
-const matchedOperationOf = (req: Request) => req.openapi as MatchedOperation | undefined;
-const operationIdOf = (req: Request): string | undefined => matchedOperationOf(req)?.schema?.operationId;
-
-function documentedOperationIds(document: Record<string, unknown>): Set<string> {
-  const ids = new Set<string>();
-  for (const pathItem of Object.values((document.paths ?? {}) as Record<string, Record<string, { operationId?: string }>>)) {
-    for (const operation of Object.values(pathItem)) if (typeof operation?.operationId === 'string') ids.add(operation.operationId);
-  }
-  return ids;
 }

@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../platform/logger.js';
-import type { RouteOf } from './route-of.js';
+import type { OperationRoute } from './operation-table.js';
+import { callerIn } from './request-state.js';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
-
-declare module 'express-serve-static-core' {
-  interface Request {
-    /** X-Request-Id of this request (decisions §14). */
-    id?: string;
-  }
-}
 
 /** Up to 128 visible ASCII characters: anything else a caller sends is replaced, never echoed. */
 const SANE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
@@ -29,7 +23,8 @@ export function loggerFor(req: Request, logger: Logger): Logger {
 export interface FinishedRequest {
   readonly req: Request;
   readonly res: Response;
-  readonly route: RouteOf | undefined;
+  /** The operation whose route served the request; undefined for a 404 or 405. */
+  readonly route: OperationRoute | undefined;
   readonly seconds: number;
 }
 
@@ -45,9 +40,9 @@ export interface FinishedRequest {
  * made only when something logs for it, and the access line skips redaction because it is built
  * from named fields only: never a header, the URL with its query, a body, a token or a password.
  */
-export function requestLog(logger: Logger, routeOf: (req: Request) => RouteOf | undefined, onFinished: (request: FinishedRequest) => void): RequestHandler {
+export function requestLog(logger: Logger, onFinished: (request: FinishedRequest) => void): RequestHandler {
   const accessLog = logger.child({}, { redact: [] });
-  return (req, res, next) => {
+  return function requestLog(req, res, next) {
     const started = process.hrtime.bigint();
     const offered = req.headers['x-request-id'];
     const id = typeof offered === 'string' && SANE_REQUEST_ID.test(offered) ? offered : randomUUID();
@@ -56,19 +51,20 @@ export function requestLog(logger: Logger, routeOf: (req: Request) => RouteOf | 
     // 'close' comes after 'finish' for a response written whole, and alone when the client left first.
     res.on('close', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = routeOf(req);
+      const route = res.locals.route;
+      const caller = callerIn(res.locals.identity);
       const line = {
         requestId: id,
         method: req.method,
-        route: route?.route ?? null,
+        route: route?.path ?? null,
         operationId: route?.operationId ?? null,
         status: res.statusCode,
         durationMs: Math.round(seconds * 1_000_000) / 1000,
-        accountId: req.caller?.accountId ?? null,
-        clientId: req.caller?.clientId ?? null,
+        accountId: caller?.accountId ?? null,
+        clientId: caller?.clientId ?? null,
         aborted: res.writableFinished ? undefined : true,
       };
-      // Probes too (decisions §14: one line per request); LOG_LEVEL=warn keeps only the 5xx lines.
+      // Probes too (docs/production.md: one line per request); LOG_LEVEL=warn keeps only the 5xx lines.
       if (res.statusCode >= 500) accessLog.error(line, 'request');
       else accessLog.info(line, 'request');
       onFinished({ req, res, route, seconds });

@@ -1,7 +1,5 @@
-import type { Request } from 'express';
-
 /**
- * The two resources this server protects (RFC 8707, decisions §11): the REST API, named by the base URL,
+ * The two resources this server protects (RFC 8707, docs/signing-in.md): the REST API, named by the base URL,
  * and the MCP server at /mcp. Tokens are bound to one of them by their `aud`.
  */
 export const MCP_PATH = '/mcp';
@@ -10,9 +8,3 @@ export const MCP_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource
 
 export const apiResource = (baseUrl: string) => baseUrl;
 export const mcpResource = (baseUrl: string) => `${baseUrl}${MCP_PATH}`;
-
-/** Express matches /mcp case-insensitively and with a trailing slash: so does this. */
-export function isMcpRequest(req: Request): boolean {
-  const path = `${req.baseUrl}${req.path}`.toLowerCase().replace(/\/+$/, '');
-  return path === MCP_PATH;
-}

@@ -13,7 +13,7 @@ export interface Budget {
 
 export type Budgets = Readonly<Record<BudgetName, Budget>>;
 
-/** The policy table of decisions §6, from the settings. */
+/** The policy table of docs/rate-limits.md, from the settings. */
 export function budgetsFrom(config: Config): Budgets {
   const budget = (name: BudgetName, burst: number, sustained: number): Budget => Object.freeze({ name, burst, sustained });
   return Object.freeze({

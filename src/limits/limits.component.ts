@@ -38,11 +38,9 @@ export interface LimitsComponent {
 export interface LimitsOptions {
   /** Injected by tests to move through windows without waiting. */
   clock?: () => number;
-  /** The OpenAPI document whose operations declare their budgets; the service's own by default. */
-  document?: Record<string, unknown>;
 }
 
-/** Section 8 of the description, decisions §5 and §6: every budget, atomic across its windows. */
+/** Every budget of docs/rate-limits.md, atomic across its windows. */
 export async function createLimitsComponent(
   { config, logger }: CoreDeps,
   hooks: LimitsHooks,
@@ -55,7 +53,6 @@ export async function createLimitsComponent(
     budgets,
     hooks.refreshTokenAccount,
     (err, requestId) => logger.warn({ err, requestId }, 'refresh-token look-up failed: counting this refresh by client IP'),
-    options.document,
   );
   const metrics = createLimitsMetrics(() => (redisUp === undefined ? 'memory' : redisUp() ? 'redis' : 'fallback'));
   const passThrough: RequestHandler = (_req, _res, next) => next();

@@ -1,13 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RequestHandler } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from '../app.js';
 import { operation } from '../http/operations.js';
 import { loadConfig } from '../config.js';
 import type { Caller } from '../http/caller.js';
 import { createDb } from '../platform/db.js';
 import { createLogger } from '../platform/logger.js';
+import { createTestApp, identifyBy } from '../test-support/app.js';
 import { createLimitsComponent, type LimitsComponent } from './limits.component.js';
 
 const ACCOUNT_ID = '00000000-0000-4000-8000-000000000001';
@@ -20,11 +19,10 @@ afterEach(async () => {
 });
 
 /** A bearer token names the client (`Bearer web`, `Bearer api-token:a`); no header, no caller. */
-const identifyByClientName: RequestHandler = (req, _res, next) => {
+const identifyByClientName = identifyBy((req) => {
   const clientId = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-  if (clientId) req.caller = { accountId: ACCOUNT_ID, clientId, kind: 'web', scopes: ['tasks:read'] } satisfies Caller;
-  next();
-};
+  return clientId ? ({ accountId: ACCOUNT_ID, clientId, kind: 'web', scopes: ['tasks:read'] } satisfies Caller) : undefined;
+});
 
 const getMe = () => operation('getMe', () => ({ status: 200, body: { id: ACCOUNT_ID, email: 'ada@example.com', name: null, createdAt: '2030-01-01T00:00:00.000Z' } }));
 
@@ -33,7 +31,7 @@ async function serve(env: Record<string, string>, clock: () => number) {
   const logger = createLogger('silent');
   const db = createDb({ client: 'sqlite', filename: ':memory:' });
   const limits = await createLimitsComponent({ config, db, logger }, { refreshTokenAccount: async () => undefined }, { clock });
-  const app = createApp({
+  const app = createTestApp({
     config,
     db,
     logger,

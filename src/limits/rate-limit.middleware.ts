@@ -1,7 +1,9 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Caller } from '../http/caller.js';
+import type { OperationBudget } from '../http/operation-budgets.js';
 import { requestIdOf } from '../http/request-log.js';
-import { AppError } from '../platform/errors.js';
+import { callerIn } from '../http/request-state.js';
+import { errors } from '../platform/errors.js';
 import type { Plan, WindowName } from './budgets.js';
 import { clientIpOf } from './client-ip.js';
 import type { BudgetState, Decision, Limiter } from './limiter.js';
@@ -11,17 +13,19 @@ export const LIMIT_EXCEEDED_MESSAGE = 'Rate limit exceeded. Slow down and retry 
 export const CLIENT_LIMIT_EXCEEDED_MESSAGE = 'This client is sending too many requests. Slow down and retry later.';
 
 /**
- * Spends every window that applies to the request in one decision, sets the X-RateLimit-*
- * headers (also on the 429, which the error handler then renders), or passes on a 429 AppError.
+ * The count step of a route's chain (http/routes.ts): spends every window that applies to the request
+ * in one decision, from the route's declared budget and the identify step's caller, sets the
+ * X-RateLimit-* headers (also on the 429, which the route's error renderer then writes), or passes
+ * on a 429.
  */
 export function createRateLimitMiddleware(
   limiter: Limiter,
   planFor: (facts: RequestFacts) => Promise<Plan>,
   onDecision?: (plan: Plan, decision: Decision) => void,
 ): RequestHandler {
-  return async (req, res, next) => {
+  return async function count(req, res, next) {
     try {
-      const plan = await planFor(new ExpressRequestFacts(req));
+      const plan = await planFor(new ExpressRequestFacts(req, res));
       const decision = await limiter.spend(plan);
       onDecision?.(plan, decision);
       setRateLimitHeaders(res, decision);
@@ -34,15 +38,16 @@ export function createRateLimitMiddleware(
 
 /** A class, so no closure is made per request for the IP that most requests never need. */
 class ExpressRequestFacts implements RequestFacts {
-  readonly method: string;
-  readonly path: string;
+  readonly budget: OperationBudget | undefined;
   readonly caller: Caller | undefined;
   readonly body: unknown;
   readonly requestId: string | undefined;
-  constructor(private readonly req: Request) {
-    this.method = req.method;
-    this.path = req.path;
-    this.caller = req.caller;
+  constructor(
+    private readonly req: Request,
+    res: Response,
+  ) {
+    this.budget = res.locals.route?.budget;
+    this.caller = callerIn(res.locals.identity);
     this.body = req.body;
     this.requestId = requestIdOf(req);
   }
@@ -68,7 +73,7 @@ export function setRateLimitHeaders(res: Response, decision: Pick<Decision, 'gov
   res.setHeader('X-RateLimit-Reset-client', String(client.burst.resetSeconds));
 }
 
-export function rateLimitExceeded(window: WindowName, retryAfterSeconds: number): AppError {
+export function rateLimitExceeded(window: WindowName, retryAfterSeconds: number) {
   const message = window.startsWith('client-') ? CLIENT_LIMIT_EXCEEDED_MESSAGE : LIMIT_EXCEEDED_MESSAGE;
-  return new AppError(429, 'RATE_LIMIT_EXCEEDED', message, { retryAfterSeconds, window }, { 'Retry-After': String(retryAfterSeconds) });
+  return errors.rateLimitExceeded(message, window, retryAfterSeconds);
 }

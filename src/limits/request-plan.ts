@@ -1,13 +1,11 @@
 import type { Caller } from '../http/caller.js';
-import { loadOpenApiDocument } from '../http/docs.routes.js';
-import { operationMatcher, servedOperation } from '../http/route-of.js';
+import type { OperationBudget } from '../http/operation-budgets.js';
 import type { Budgets, Plan } from './budgets.js';
-import { operationBudgetsOf } from './operation-budgets.js';
 
 /** What the limiter needs to know about a request to decide which budgets it spends. */
 export interface RequestFacts {
-  readonly method: string;
-  readonly path: string;
+  /** What the route's operation declares; undefined for a request no operation serves (a 404 or 405). */
+  readonly budget: OperationBudget | undefined;
   /** Asked only by the budgets keyed by IP: authenticated requests never need it. */
   clientIp(): string;
   readonly caller?: Caller;
@@ -23,20 +21,17 @@ const MAX_REFRESH_TOKEN_LENGTH = 1024;
 export type RefreshTokenAccount = (refreshToken: string) => Promise<string | undefined>;
 
 /**
- * Decides which budgets a request spends (decisions §6), keyed by whom, from what each operation of
- * the document declares (`x-rate-limit-budget`, read here once). A path outside the document, and an
- * operation declared account or public, spends the caller's account budget, or the anonymous one by
- * IP without a caller. Operations declared none (the probes, /metrics) are answered before the
- * limiter runs; were one to reach it, it would count like a path outside the document.
+ * Decides which budgets a request spends (docs/rate-limits.md), keyed by whom, from what its operation
+ * declares (`x-rate-limit-budget`, read once into the operation table). A request no operation
+ * serves, and an operation declared account or public, spends the caller's account budget, or the
+ * anonymous one by IP without a caller. Routes of operations declared none (the probes, /metrics)
+ * have no count step; were one to reach it, it would count like a request no operation serves.
  */
 export function createPlanner(
   budgets: Budgets,
   refreshTokenAccount: RefreshTokenAccount,
   onLookupError: (err: unknown, requestId: string | undefined) => void,
-  document: Record<string, unknown> = loadOpenApiDocument().document,
 ) {
-  const matcher = operationMatcher(document);
-  const declared = operationBudgetsOf(matcher);
   const accountOfRefreshToken = async (body: unknown, requestId: string | undefined): Promise<string | undefined> => {
     const token = (body as { refreshToken?: unknown } | undefined)?.refreshToken;
     if (typeof token !== 'string' || token.length === 0 || token.length > MAX_REFRESH_TOKEN_LENGTH) return undefined;
@@ -50,10 +45,7 @@ export function createPlanner(
   };
 
   return async function planFor(facts: RequestFacts): Promise<Plan> {
-    // A HEAD is served as its GET, so it spends what the GET spends: else HEAD /oauth/device?user_code=…
-    // would try user codes at the anonymous budget's pace instead of the strict one's.
-    const operation = servedOperation(matcher.operationsAt(facts.path), facts.method);
-    const declaration = operation === undefined ? undefined : declared.get(operation);
+    const declaration = facts.budget;
     if (declaration?.budget === 'strict') {
       return { governing: { budget: budgets.strict, subject: `${declaration.group}:${facts.clientIp()}` } };
     }

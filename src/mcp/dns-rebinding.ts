@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { AppError } from '../platform/errors.js';
+import { errors } from '../platform/errors.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -9,7 +9,7 @@ export interface RebindingSettings {
 }
 
 /**
- * DNS-rebinding protection, as the Streamable HTTP transport requires (decisions §11): a /mcp request
+ * DNS-rebinding protection, as the Streamable HTTP transport requires (docs/signing-in.md): a /mcp request
  * whose Host is not ours (PUBLIC_URL's host; loopback names when unset) or whose Origin is present and
  * not allowed (CORS_ALLOWED_ORIGINS) is refused with 403 before anything else reads it.
  */
@@ -23,12 +23,12 @@ export function createDnsRebindingGuard(settings: RebindingSettings): RequestHan
   const allowedOrigins = settings.CORS_ALLOWED_ORIGINS === '*' ? undefined : new Set(settings.CORS_ALLOWED_ORIGINS.map((origin) => origin.toLowerCase()));
   const originAllowed = (origin: string | undefined) => origin === undefined || !allowedOrigins || allowedOrigins.has(origin.toLowerCase());
 
-  return (req, _res, next) => {
+  return function refuseForeignHostOrOrigin(req, _res, next) {
     if (!hostAllowed(hostOf(req))) {
-      return next(new AppError(403, 'HOST_NOT_ALLOWED', 'This MCP server does not answer requests for that Host (DNS-rebinding protection).'));
+      return next(errors.hostNotAllowed());
     }
     if (!originAllowed(req.headers.origin)) {
-      return next(new AppError(403, 'ORIGIN_NOT_ALLOWED', 'Requests from this Origin are not allowed (CORS_ALLOWED_ORIGINS).'));
+      return next(errors.originNotAllowed());
     }
     next();
   };

@@ -1,21 +1,25 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { CoreDeps } from '../deps.js';
+import { ownResponse, type OperationEntry } from '../http/operations.js';
+import type { RunOperation } from '../http/run-operation.js';
 import { createDnsRebindingGuard } from './dns-rebinding.js';
-import { createMcpHandlers } from './mcp.routes.js';
+import { createMcpHandlers } from './mcp.endpoint.js';
 import { createToolCalls } from './tool-calls.js';
-import { createToolOperations, type ToolOperationParts } from './tool-operations.js';
 
 export interface McpComponent {
-  /** DNS-rebinding protection, mounted at /mcp before anything else. */
+  /** DNS-rebinding protection, the first step of /mcp's routes. */
   guard: RequestHandler;
-  /** Mounted at /mcp once the caller is identified and the budgets are spent. */
-  handlers: (RequestHandler | ErrorRequestHandler)[];
+  /** postMcpMessage, run once the caller is identified and the budgets are spent. */
+  operations: OperationEntry[];
+  /** /mcp's renderer of a refused `tools/call`: the tool's error result. */
+  renderRefusal: ErrorRequestHandler;
 }
 
-/** The service as a remote MCP server (decisions §11): the tools of the catalogue over the components' operations. */
-export function createMcpComponent({ config, logger }: CoreDeps, openApiDocument: Record<string, unknown>, parts: ToolOperationParts): McpComponent {
-  const tools = createToolCalls(openApiDocument, createToolOperations(parts), logger);
+/** The service as a remote MCP server (docs/signing-in.md): the tools of the catalogue, each run as its operation. */
+export function createMcpComponent({ config, logger }: CoreDeps, openApiDocument: Record<string, unknown>, runOperation: RunOperation): McpComponent {
+  const tools = createToolCalls(openApiDocument, runOperation, logger);
   const info = openApiDocument.info as { version?: unknown } | undefined;
   const serverInfo = { name: 'task-service', title: 'Task Service', version: String(info?.version ?? '0.0.0') };
-  return { guard: createDnsRebindingGuard(config), handlers: createMcpHandlers(tools, serverInfo) };
+  const { handle, renderRefusal } = createMcpHandlers(tools, serverInfo);
+  return { guard: createDnsRebindingGuard(config), operations: [ownResponse('postMcpMessage', handle)], renderRefusal };
 }

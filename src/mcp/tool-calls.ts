@@ -1,12 +1,9 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '../http/caller.js';
-import { isDatabaseUnavailable } from '../platform/database-errors.js';
+import type { RunOperation } from '../http/run-operation.js';
 import { AppError, errors } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
-import { describeTools, toListedTool, toOperationRequest, type DescribedTool, type OperationId } from './tool-catalogue.js';
-import type { RunOperation } from './tool-operations.js';
+import { describeTools, toListedTool, toOperationRequest, type DescribedTool } from './tool-catalogue.js';
 import { toolErrorResult, toolResult } from './tool-results.js';
 
 export interface ToolCalls {
@@ -16,41 +13,30 @@ export interface ToolCalls {
   call: (name: string, args: Record<string, unknown> | undefined, caller: Caller, refusal?: AppError) => Promise<CallToolResult>;
 }
 
-interface Runnable {
-  tool: DescribedTool;
-  validate: ValidateFunction;
-  run: RunOperation;
-}
-
-/** The tools of the catalogue bound to the operations that run them, their arguments checked as REST checks them. */
-export function createToolCalls(document: object, operations: Partial<Record<OperationId, RunOperation>>, logger: Logger): ToolCalls {
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  addFormats.default(ajv, { mode: 'full' });
-  const tools = new Map<string, Runnable>();
-  for (const tool of describeTools(document)) {
-    const run = operations[tool.operationId];
-    if (!run) throw new Error(`No operation runs the tool ${tool.name}`);
-    tools.set(tool.name, { tool, validate: ajv.compile(tool.inputSchema), run });
-  }
-  const listed = Object.freeze([...tools.values()].map(({ tool }) => toListedTool(tool)));
+/**
+ * The tools of the catalogue, each run as its REST operation through `runOperation` (http/run-operation.ts):
+ * the same check of access, the same schemas, the same handler and the same errors as its route. A
+ * refusal is the tool's error result, its details named by argument.
+ */
+export function createToolCalls(document: object, runOperation: RunOperation, logger: Logger): ToolCalls {
+  const tools = new Map<string, DescribedTool>(describeTools(document).map((tool) => [tool.name, tool]));
+  const listed = Object.freeze([...tools.values()].map(toListedTool));
 
   return {
     listed,
     async call(name, args = {}, caller, refusal) {
-      const runnable = tools.get(name);
+      const tool = tools.get(name);
       // A JSON-RPC error, as the protocol has it for a tool that does not exist.
-      if (!runnable) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
       if (refusal) return toolErrorResult(refusal.toBody());
-      const { tool, validate, run } = runnable;
-      if (tool.requiredScope && !caller.scopes.includes(tool.requiredScope)) {
-        return toolErrorResult(errors.insufficientScope(tool.requiredScope).toBody());
+      const unknown = Object.keys(args).filter((argument) => !(argument in (tool.inputSchema.properties ?? {})));
+      if (unknown.length > 0) {
+        return toolErrorResult(errors.validation(unknown.map((argument) => ({ path: `/${argument}`, message: 'is not an argument of this tool' })), ARGUMENTS_REFUSED).toBody());
       }
-      if (!validate(args)) return toolErrorResult(errors.validation((validate.errors ?? []).map(toDetail), 'The arguments do not match the tool’s input schema.').toBody());
       try {
-        return toolResult(tool.name, await run(caller, toOperationRequest(tool, args)));
+        return toolResult(tool.name, await runOperation(tool.operationId, caller, toOperationRequest(tool, args)));
       } catch (err) {
-        if (err instanceof AppError) return toolErrorResult(err.toBody());
-        if (isDatabaseUnavailable(err)) return toolErrorResult(errors.serviceUnavailable().toBody());
+        if (err instanceof AppError) return toolErrorResult(byArgument(err));
         logger.error({ err, tool: name }, 'tool call failed');
         return toolErrorResult(errors.internal().toBody());
       }
@@ -58,9 +44,12 @@ export function createToolCalls(document: object, operations: Partial<Record<Ope
   };
 }
 
-function toDetail(error: ErrorObject): { path: string; message: string } {
-  const missing = (error.params as { missingProperty?: string }).missingProperty;
-  const extra = (error.params as { additionalProperty?: string }).additionalProperty;
-  const path = `${error.instancePath}${missing ? `/${missing}` : ''}${extra ? `/${extra}` : ''}`;
-  return { path: path || '/', message: extra ? 'is not an argument of this tool' : (error.message ?? 'is invalid') };
+const ARGUMENTS_REFUSED = 'The arguments do not match the tool’s input schema.';
+
+/** A tool's arguments are its operation's parameters and body fields side by side: `/body/priority` is the argument `/priority`. */
+function byArgument(error: AppError) {
+  const body = error.toBody();
+  if (error.code !== 'VALIDATION_FAILED' || !body.details) return body;
+  const details = body.details.map((detail) => ({ ...detail, path: detail.path.replace(/^\/(path|query|body)(?=\/|$)/, '') || '/' }));
+  return { ...body, message: ARGUMENTS_REFUSED, details };
 }

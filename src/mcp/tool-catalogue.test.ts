@@ -1,27 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { loadOpenApiDocument } from '../http/docs.routes.js';
+import { readOpenApiDocument } from '../http/openapi-document.js';
 import { describeTools, TOOL_NAMES, toOperationRequest } from './tool-catalogue.js';
 
 interface Document {
   components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
   paths: Record<string, unknown>;
 }
-const document = () => structuredClone(loadOpenApiDocument().document) as unknown as Document;
+const document = () => structuredClone(readOpenApiDocument().document) as unknown as Document;
 
 describe('the tool catalogue', () => {
-  it('describes the nine tools of decisions §11, each with the scope its REST operation needs', () => {
+  it('describes the nine tools of docs/signing-in.md, each the REST operation it runs as', () => {
     const tools = describeTools(document());
     expect(tools.map((tool) => tool.name)).toEqual([...TOOL_NAMES]);
-    expect(Object.fromEntries(tools.map((tool) => [tool.name, tool.requiredScope]))).toEqual({
-      list_tasks: 'tasks:read',
-      get_task: 'tasks:read',
-      create_task: 'tasks:write',
-      update_task: 'tasks:write',
-      delete_task: 'tasks:write',
-      get_usage: null,
-      list_connector_accounts: 'connectors:read',
-      start_sync: 'connectors:write',
-      get_sync_job: 'connectors:read',
+    expect(Object.fromEntries(tools.map((tool) => [tool.name, tool.operationId]))).toEqual({
+      list_tasks: 'listTasks',
+      get_task: 'getTask',
+      create_task: 'createTask',
+      update_task: 'updateTask',
+      delete_task: 'deleteTask',
+      get_usage: 'getUsage',
+      list_connector_accounts: 'listConnectorAccounts',
+      start_sync: 'startSync',
+      get_sync_job: 'getSyncJob',
     });
   });
 

@@ -2,7 +2,7 @@ import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { components, operations } from '../../generated/api.js';
 
 /**
- * The MCP tools of decisions §11: names, words for the model, hints, and which REST operation each
+ * The MCP tools of docs/signing-in.md: names, words for the model, hints, and which REST operation each
  * one is. Pure (a function of a parsed OpenAPI document, nothing of the server's), so the server's
  * `POST /mcp` and `taskctl mcp` describe the same tools from the same document.
  */
@@ -20,8 +20,6 @@ export interface ToolEntry {
 
 /** A tool as a client sees it, with what it takes to run it as its REST operation. */
 export interface DescribedTool extends ToolEntry {
-  /** The scope the REST operation needs; null when any signed-in caller may call it. */
-  readonly requiredScope: Scope | null;
   readonly method: 'get' | 'post' | 'patch' | 'delete';
   /** The operation's path template, e.g. `/tasks/{taskId}`. */
   readonly path: string;
@@ -193,7 +191,7 @@ function describeTool(document: object, entry: ToolEntry): DescribedTool {
     additionalProperties: false,
     ...(minProperties !== undefined ? { minProperties } : {}),
   };
-  return { ...entry, requiredScope: requiredScopeOf(document as JsonObject, operation), method, path, argumentPlaces: places, inputSchema };
+  return { ...entry, method, path, argumentPlaces: places, inputSchema };
 }
 
 function findOperation(document: JsonObject, operationId: string) {
@@ -206,12 +204,6 @@ function findOperation(document: JsonObject, operationId: string) {
   return undefined;
 }
 
-/** The oauth2 scope the operation asks for (the bearer and API-token schemes ask for the same). */
-function requiredScopeOf(document: JsonObject, operation: JsonObject): Scope | null {
-  const requirements = asArray(operation.security ?? document.security) as Record<string, string[]>[];
-  const scopes = requirements.flatMap((requirement) => requirement.oauth2 ?? []);
-  return (scopes[0] as Scope | undefined) ?? null;
-}
 
 /** A copy of the value with every local `$ref` replaced by what it points at (the document is left untouched). */
 function resolveRefs(document: JsonObject, value: unknown, seen: readonly string[]): unknown {

@@ -19,7 +19,7 @@ const KEPT_DOCUMENTS = 1_000;
 const MAX_KEEP_SECONDS = 86_400;
 
 /**
- * OAuth Client ID Metadata Documents (decisions §11): a client_id that is an https URL names a JSON
+ * OAuth Client ID Metadata Documents (docs/signing-in.md): a client_id that is an https URL names a JSON
  * document of RFC 7591 metadata at that URL. It describes that client only if its `client_id` is the
  * URL itself; its redirect URIs bind as registered ones do. `check` applies the registration rules.
  */

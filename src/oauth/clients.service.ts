@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
 import { ALL_SCOPES, type Scope } from '../http/caller.js';
+import { errors } from '../platform/errors.js';
 import type { ClientsRepository, OAuthClientRow } from './clients.repository.js';
 import { createClientMetadataDocuments, isDocumentUrl, type FetchDocument } from './client-metadata-documents.js';
 import { checkRedirectUri } from './redirect-uris.js';
@@ -21,16 +22,8 @@ export interface OAuthClient {
   verified?: boolean;
 }
 
-/** RFC 7591 §3.2.2 refusals. */
-export class RegistrationRefused extends Error {
-  constructor(
-    readonly error: 'invalid_redirect_uri' | 'invalid_client_metadata',
-    readonly description: string,
-  ) {
-    super(description);
-    this.name = 'RegistrationRefused';
-  }
-}
+/** An RFC 7591 §3.2.2 refusal: rendered as `{ error, error_description }` by the registration endpoint. */
+const registrationRefused = (error: 'invalid_redirect_uri' | 'invalid_client_metadata', description: string) => errors.oauth(400, error, description);
 
 /** The command-line client, built in: loopback redirects on any port (RFC 8252 §7.3). */
 export const TASKCTL: OAuthClient = Object.freeze({
@@ -49,7 +42,7 @@ const MAX_NAME_LENGTH = 200;
 
 export interface Clients {
   find: (clientId: string) => Promise<OAuthClient | undefined>;
-  /** Registers a public client (RFC 7591), or throws RegistrationRefused. */
+  /** Registers a public client (RFC 7591), or throws its RFC 7591 refusal (an OAuthError). */
   register: (request: RegistrationRequest) => Promise<Registration>;
   /** Display names, built-in clients included; null for clients that gave none. */
   names: (clientIds: readonly string[]) => Promise<Map<string, string | null>>;
@@ -112,7 +105,7 @@ export function createClients(repository: ClientsRepository, fetchDocument?: Fet
 }
 
 function checkMetadata(request: RegistrationRequest) {
-  const refuse = (description: string) => new RegistrationRefused('invalid_client_metadata', description);
+  const refuse = (description: string) => registrationRefused('invalid_client_metadata', description);
   if (request.token_endpoint_auth_method !== undefined && request.token_endpoint_auth_method !== 'none') {
     throw refuse('Only public clients can register: token_endpoint_auth_method must be "none".');
   }
@@ -136,27 +129,27 @@ function checkMetadata(request: RegistrationRequest) {
 }
 
 /**
- * OpenID Connect Dynamic Client Registration's `application_type`, as decisions §11 has it: a native app
+ * OpenID Connect Dynamic Client Registration's `application_type`, as docs/signing-in.md has it: a native app
  * returns to loopback http or a private-use scheme, a web app to https. Absent, the redirect URIs decide.
  */
 function checkApplicationType(given: string | undefined, redirectUris: readonly string[]): 'native' | 'web' {
   const allHttps = redirectUris.every((uri) => uri.startsWith('https:'));
   if (given === undefined) return allHttps ? 'web' : 'native';
   if (given === 'web') {
-    if (!allHttps) throw new RegistrationRefused('invalid_redirect_uri', 'A web application returns to https redirect URIs only.');
+    if (!allHttps) throw registrationRefused('invalid_redirect_uri', 'A web application returns to https redirect URIs only.');
     return 'web';
   }
   if (given === 'native') {
     if (redirectUris.some((uri) => uri.startsWith('https:'))) {
-      throw new RegistrationRefused('invalid_redirect_uri', 'A native application returns to loopback http or a private-use scheme, not https.');
+      throw registrationRefused('invalid_redirect_uri', 'A native application returns to loopback http or a private-use scheme, not https.');
     }
     return 'native';
   }
-  throw new RegistrationRefused('invalid_client_metadata', 'application_type must be "native" or "web".');
+  throw registrationRefused('invalid_client_metadata', 'application_type must be "native" or "web".');
 }
 
 function checkRedirectUris(uris: readonly string[] | undefined): string[] {
-  const refuse = (description: string) => new RegistrationRefused('invalid_redirect_uri', description);
+  const refuse = (description: string) => registrationRefused('invalid_redirect_uri', description);
   if (!uris || uris.length === 0) throw refuse('redirect_uris must list at least one URI.');
   if (uris.length > MAX_REDIRECT_URIS) throw refuse(`redirect_uris may list at most ${MAX_REDIRECT_URIS} URIs.`);
   for (const uri of uris) {

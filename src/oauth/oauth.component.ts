@@ -11,9 +11,9 @@ import { createCsrf, csrfKey } from './csrf.js';
 import { createDeviceCodesRepository } from './device-codes.repository.js';
 import { createDeviceGrant } from './device-grant.service.js';
 import { createDeviceVerification } from './device-verification.service.js';
-import { deviceOperations } from './device.routes.js';
+import { deviceOperations } from './device.operations.js';
 import { createOAuthLibraryAdapter } from './oauth-library.adapter.js';
-import { oauthOperations } from './oauth.routes.js';
+import { oauthOperations } from './oauth.operations.js';
 
 export { oauthPageHeaders } from './consent-page.js';
 import { createRevocation } from './revocation.service.js';
@@ -23,7 +23,7 @@ export interface OAuthComponent {
   operations: OperationEntry[];
 }
 
-/** The OAuth 2.0 authorisation server (decisions §9), built on the auth component's sign-in and tokens. */
+/** The OAuth 2.0 authorisation server (docs/signing-in.md), built on the auth component's sign-in and tokens. */
 export function createOAuthComponent(
   { config, db, logger }: CoreDeps,
   auth: Pick<AuthComponent, 'verifyCredentials' | 'tokenPairs' | 'accessTokens' | 'deriveKey' | 'revokeApiTokensOfOAuthClient'>,

@@ -86,7 +86,7 @@ export class RedisConnection {
     if (options.cluster) {
       this.redis = createCluster({ rootNodes: [{ url: options.url }], defaults: clientOptions, commandOptions: { timeout: 0 } });
       // A node that fails is a failed command for whoever used it; the cluster as a whole is up or
-      // down for the fallback (decisions §6), so one node's errors count like a lost connection.
+      // down for the fallback (docs/rate-limits.md), so one node's errors count like a lost connection.
       this.redis.on('node-error', (err: unknown) => this.noteFailure(err));
     } else {
       this.redis = createClient({ url: options.url, ...clientOptions });

@@ -4,18 +4,16 @@ import type { OperationEntry } from '../http/operations.js';
 import type { Db } from '../platform/db.js';
 import { createChangeCursors } from './change-cursor.js';
 import { createTaskChangeRecorder, type TaskChangeListener, type TaskChangeRecorder } from './task-changes.js';
-import { createTasksHandlers, tasksOperations, type TasksHandlers } from './tasks.routes.js';
+import { createTasksHandlers, tasksOperations } from './tasks.operations.js';
 import { createTasksService } from './tasks.service.js';
-import { detachConnectorTasks, upsertExternalTasks, type ExternalTaskBatch, type UpsertCounts } from './tasks.sync.js';
+import { detachConnectorTasks, upsertExternalTasks, type ExternalTaskBatch, type UpsertCounts } from './external-tasks.repository.js';
 
 export type { TaskChange, TaskChangeListener } from './task-changes.js';
-export type { ExternalTask, UpsertCounts } from './tasks.sync.js';
+export type { ExternalTask, UpsertCounts } from './external-tasks.repository.js';
 
 export interface TasksComponent {
   /** listTasks, listTaskChanges, createTask, getTask, updateTask, deleteTask. */
   operations: OperationEntry[];
-  /** The same handlers by operationId, for other front ends of the same API (the MCP tools). */
-  handlers: TasksHandlers;
   /** The task cap and what the account uses of it. */
   usage: (accountId: string) => Promise<{ limit: number; used: number }>;
   /** What the connectors' sync needs of tasks. */
@@ -49,10 +47,8 @@ export function createTasksComponent({ config, db }: CoreDeps, options: TasksCom
     cursors: createChangeCursors(options.cursorKey),
     tombstoneRetentionDays: config.TASK_TOMBSTONE_RETENTION_DAYS,
   });
-  const handlers = createTasksHandlers(service);
   return {
-    operations: tasksOperations(handlers),
-    handlers,
+    operations: tasksOperations(createTasksHandlers(service)),
     usage: (accountId) => service.usage(accountId),
     sync: createTasksForSync({ db, maxTasks: config.TASKS_MAX_PER_ACCOUNT, changes }),
   };

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../platform/errors.js';
-import { upsertExternalTasks } from './tasks.sync.js';
+import { upsertExternalTasks } from './external-tasks.repository.js';
 import { createChangeCursors } from './change-cursor.js';
 import { createTaskChangeRecorder } from './task-changes.js';
 import { createTasksService } from './tasks.service.js';

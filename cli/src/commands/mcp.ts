@@ -20,7 +20,7 @@ export function mcpCommand(program: Command, run: WithContext): void {
 }
 
 /**
- * The tools of decisions §11, described by the catalogue the server uses (from the server's own
+ * The tools of docs/signing-in.md, described by the catalogue the server uses (from the server's own
  * OpenAPI document) and run as REST calls through the SDK with the saved login. A rate-limit or
  * cap refusal is a tool result the model can act on, never a wait: the host decides.
  */

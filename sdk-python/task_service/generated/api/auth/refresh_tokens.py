@@ -1,0 +1,256 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.refresh_request import RefreshRequest
+from ...models.token_pair import TokenPair
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: RefreshRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/auth/refresh",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | TokenPair | None:
+    if response.status_code == 200:
+        response_200 = TokenPair.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | TokenPair]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RefreshRequest,
+) -> Response[Error | TokenPair]:
+    """Exchange a refresh token for a new pair
+
+     Rotates the refresh token: the one presented stops working and a new pair is returned. Presenting
+    an already rotated token again answers 401 `REFRESH_TOKEN_REUSED` and revokes its whole family.
+    Spends the refresh budget only, never the account budget. Lockout does not block refresh.
+
+    Reuse interval: within `REFRESH_REUSE_INTERVAL_SECONDS` (default 5, 0 turns it off) of its
+    rotation, a rotated token presented again gets a new pair of the same session (a refresh token
+    of its own) instead of the revocation, so parallel refreshes from several tabs or processes all
+    succeed; after it, reuse detection as above. The trade-off: a stolen token replayed within those
+    seconds of the rightful rotation also gets a pair, undetected; it is detected from then on, and
+    signing out or closing the account revokes every token of the session.
+
+    The refresh budget is keyed by the account only while the token is one a refresh would honour;
+    refusals of unknown, revoked, expired or rotated tokens are counted by client IP, so replaying a
+    dead token never spends the budget of the account's live sessions.
+
+    Args:
+        body (RefreshRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | TokenPair]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RefreshRequest,
+) -> Error | TokenPair | None:
+    """Exchange a refresh token for a new pair
+
+     Rotates the refresh token: the one presented stops working and a new pair is returned. Presenting
+    an already rotated token again answers 401 `REFRESH_TOKEN_REUSED` and revokes its whole family.
+    Spends the refresh budget only, never the account budget. Lockout does not block refresh.
+
+    Reuse interval: within `REFRESH_REUSE_INTERVAL_SECONDS` (default 5, 0 turns it off) of its
+    rotation, a rotated token presented again gets a new pair of the same session (a refresh token
+    of its own) instead of the revocation, so parallel refreshes from several tabs or processes all
+    succeed; after it, reuse detection as above. The trade-off: a stolen token replayed within those
+    seconds of the rightful rotation also gets a pair, undetected; it is detected from then on, and
+    signing out or closing the account revokes every token of the session.
+
+    The refresh budget is keyed by the account only while the token is one a refresh would honour;
+    refusals of unknown, revoked, expired or rotated tokens are counted by client IP, so replaying a
+    dead token never spends the budget of the account's live sessions.
+
+    Args:
+        body (RefreshRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | TokenPair
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RefreshRequest,
+) -> Response[Error | TokenPair]:
+    """Exchange a refresh token for a new pair
+
+     Rotates the refresh token: the one presented stops working and a new pair is returned. Presenting
+    an already rotated token again answers 401 `REFRESH_TOKEN_REUSED` and revokes its whole family.
+    Spends the refresh budget only, never the account budget. Lockout does not block refresh.
+
+    Reuse interval: within `REFRESH_REUSE_INTERVAL_SECONDS` (default 5, 0 turns it off) of its
+    rotation, a rotated token presented again gets a new pair of the same session (a refresh token
+    of its own) instead of the revocation, so parallel refreshes from several tabs or processes all
+    succeed; after it, reuse detection as above. The trade-off: a stolen token replayed within those
+    seconds of the rightful rotation also gets a pair, undetected; it is detected from then on, and
+    signing out or closing the account revokes every token of the session.
+
+    The refresh budget is keyed by the account only while the token is one a refresh would honour;
+    refusals of unknown, revoked, expired or rotated tokens are counted by client IP, so replaying a
+    dead token never spends the budget of the account's live sessions.
+
+    Args:
+        body (RefreshRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | TokenPair]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: RefreshRequest,
+) -> Error | TokenPair | None:
+    """Exchange a refresh token for a new pair
+
+     Rotates the refresh token: the one presented stops working and a new pair is returned. Presenting
+    an already rotated token again answers 401 `REFRESH_TOKEN_REUSED` and revokes its whole family.
+    Spends the refresh budget only, never the account budget. Lockout does not block refresh.
+
+    Reuse interval: within `REFRESH_REUSE_INTERVAL_SECONDS` (default 5, 0 turns it off) of its
+    rotation, a rotated token presented again gets a new pair of the same session (a refresh token
+    of its own) instead of the revocation, so parallel refreshes from several tabs or processes all
+    succeed; after it, reuse detection as above. The trade-off: a stolen token replayed within those
+    seconds of the rightful rotation also gets a pair, undetected; it is detected from then on, and
+    signing out or closing the account revokes every token of the session.
+
+    The refresh budget is keyed by the account only while the token is one a refresh would honour;
+    refusals of unknown, revoked, expired or rotated tokens are counted by client IP, so replaying a
+    dead token never spends the budget of the account's live sessions.
+
+    Args:
+        body (RefreshRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | TokenPair
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

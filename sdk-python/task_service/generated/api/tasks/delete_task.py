@@ -1,0 +1,229 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    task_id: UUID,
+    *,
+    if_match: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["If-Match"] = if_match
+
+    _kwargs: dict[str, Any] = {
+        "method": "delete",
+        "url": "/tasks/{task_id}".format(
+            task_id=quote(str(task_id), safe=""),
+        ),
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Any | Error | None:
+    if response.status_code == 204:
+        response_204 = cast(Any, None)
+        return response_204
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 412:
+        response_412 = Error.from_dict(response.json())
+
+        return response_412
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Any | Error]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    task_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    if_match: str | Unset = UNSET,
+) -> Response[Any | Error]:
+    """Delete a task
+
+     Frees a place under the task cap; the change feed lists the deletion. With `If-Match`, only the
+    version it names is deleted, else 412 `PRECONDITION_FAILED` with the current `ETag`. Scope
+    `tasks:write`.
+
+    Args:
+        task_id (UUID):
+        if_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | Error]
+    """
+
+    kwargs = _get_kwargs(
+        task_id=task_id,
+        if_match=if_match,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    task_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    if_match: str | Unset = UNSET,
+) -> Any | Error | None:
+    """Delete a task
+
+     Frees a place under the task cap; the change feed lists the deletion. With `If-Match`, only the
+    version it names is deleted, else 412 `PRECONDITION_FAILED` with the current `ETag`. Scope
+    `tasks:write`.
+
+    Args:
+        task_id (UUID):
+        if_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | Error
+    """
+
+    return sync_detailed(
+        task_id=task_id,
+        client=client,
+        if_match=if_match,
+    ).parsed
+
+
+async def asyncio_detailed(
+    task_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    if_match: str | Unset = UNSET,
+) -> Response[Any | Error]:
+    """Delete a task
+
+     Frees a place under the task cap; the change feed lists the deletion. With `If-Match`, only the
+    version it names is deleted, else 412 `PRECONDITION_FAILED` with the current `ETag`. Scope
+    `tasks:write`.
+
+    Args:
+        task_id (UUID):
+        if_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | Error]
+    """
+
+    kwargs = _get_kwargs(
+        task_id=task_id,
+        if_match=if_match,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    task_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    if_match: str | Unset = UNSET,
+) -> Any | Error | None:
+    """Delete a task
+
+     Frees a place under the task cap; the change feed lists the deletion. With `If-Match`, only the
+    version it names is deleted, else 412 `PRECONDITION_FAILED` with the current `ETag`. Scope
+    `tasks:write`.
+
+    Args:
+        task_id (UUID):
+        if_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | Error
+    """
+
+    return (
+        await asyncio_detailed(
+            task_id=task_id,
+            client=client,
+            if_match=if_match,
+        )
+    ).parsed

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class DeviceVerificationFormDecision(StrEnum):
+    ALLOW = "allow"
+    DENY = "deny"
+
+    def __str__(self) -> str:
+        return str(self.value)

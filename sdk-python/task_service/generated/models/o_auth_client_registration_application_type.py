@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class OAuthClientRegistrationApplicationType(StrEnum):
+    NATIVE = "native"
+    WEB = "web"
+
+    def __str__(self) -> str:
+        return str(self.value)
