@@ -9,7 +9,7 @@ import { approveDevice } from './oauth-device.js';
 import { readPage, submitConsent } from './oauth.js';
 import { PASSWORD, type TestServer } from './server.js';
 
-const projectRoot = new URL('../', import.meta.url).pathname;
+const projectRoot = new URL('../../', import.meta.url).pathname;
 export const TASKCTL = join(projectRoot, 'cli/bin/taskctl.js');
 
 export interface CliRun {
