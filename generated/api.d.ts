@@ -545,7 +545,8 @@ export interface paths {
          * Change a webhook
          * @description Changes the fields given, with the same rules for `url` and `events` as on create. `enabled: true`
          *     turns a disabled webhook back on (its failure count starts again and its waiting deliveries go
-         *     out); `enabled: false` holds deliveries back until it is turned on. Scope `webhooks:manage`.
+         *     out); while a webhook is off its waiting deliveries are held and no new events are queued for
+         *     it. Scope `webhooks:manage`.
          */
         patch: operations["updateWebhook"];
         trace?: never;

@@ -115,7 +115,8 @@ def sync_detailed(
 
      Changes the fields given, with the same rules for `url` and `events` as on create. `enabled: true`
     turns a disabled webhook back on (its failure count starts again and its waiting deliveries go
-    out); `enabled: false` holds deliveries back until it is turned on. Scope `webhooks:manage`.
+    out); while a webhook is off its waiting deliveries are held and no new events are queued for
+    it. Scope `webhooks:manage`.
 
     Args:
         webhook_id (UUID):
@@ -151,7 +152,8 @@ def sync(
 
      Changes the fields given, with the same rules for `url` and `events` as on create. `enabled: true`
     turns a disabled webhook back on (its failure count starts again and its waiting deliveries go
-    out); `enabled: false` holds deliveries back until it is turned on. Scope `webhooks:manage`.
+    out); while a webhook is off its waiting deliveries are held and no new events are queued for
+    it. Scope `webhooks:manage`.
 
     Args:
         webhook_id (UUID):
@@ -182,7 +184,8 @@ async def asyncio_detailed(
 
      Changes the fields given, with the same rules for `url` and `events` as on create. `enabled: true`
     turns a disabled webhook back on (its failure count starts again and its waiting deliveries go
-    out); `enabled: false` holds deliveries back until it is turned on. Scope `webhooks:manage`.
+    out); while a webhook is off its waiting deliveries are held and no new events are queued for
+    it. Scope `webhooks:manage`.
 
     Args:
         webhook_id (UUID):
@@ -216,7 +219,8 @@ async def asyncio(
 
      Changes the fields given, with the same rules for `url` and `events` as on create. `enabled: true`
     turns a disabled webhook back on (its failure count starts again and its waiting deliveries go
-    out); `enabled: false` holds deliveries back until it is turned on. Scope `webhooks:manage`.
+    out); while a webhook is off its waiting deliveries are held and no new events are queued for
+    it. Scope `webhooks:manage`.
 
     Args:
         webhook_id (UUID):
