@@ -8,6 +8,7 @@ import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { percentile } from './harness.js';
 
 const FLOOD_SECONDS = Number(process.env.BENCH_HARDENING_SECONDS ?? 5);
 const BATCH = 200;
@@ -79,7 +80,6 @@ await Promise.all(Array.from({ length: 4 }, async () => {
 console.log(sent);
 `;
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
 async function meLatencies(accessToken: string, count: number, until = Infinity): Promise<number[]> {
   const times: number[] = [];

@@ -2,14 +2,10 @@
 // HTTP (sign-in, validation, the tasks component) against the same pages read with knex alone, the
 // ceiling, on SQLite and PostgreSQL. (The sync's write path is measured by bench/sync.bench.ts.)
 // Run alone: node --import tsx bench/list-tasks.bench.ts
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import knexFactory from 'knex';
 import { Client } from 'undici';
 import { createService } from '../src/wiring.js';
 import { loadConfig } from '../src/config.js';
@@ -17,41 +13,16 @@ import { isPostgres, type Db } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
 import { decodeCursor } from '../src/tasks/task-cursor.js';
 import type { PagePosition } from '../src/tasks/tasks.repository.js';
-import { createChangeCursors } from '../src/tasks/change-cursor.js';
-import { createTaskChangeRecorder } from '../src/tasks/task-changes.js';
-import { createTasksService, type TasksService } from '../src/tasks/tasks.service.js';
+import { startNodeFloor, type Floor } from './floors.js';
+import { BENCH_JWT_SECRET, createDatabase, percentile, type Engine } from './harness.js';
 
 const TASKS = 10_000;
 const PAGE = 100;
 const WALKS = 10;
-const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-type Engine = 'sqlite' | 'postgres';
 interface Figures {
   p50: number;
   p99: number;
-}
-
-interface Database {
-  url: string;
-  drop: () => Promise<void>;
-}
-
-async function createDatabase(engine: Engine): Promise<Database> {
-  if (engine === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'task-service-bench-'));
-    return { url: `sqlite:${join(dir, 'db.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const name = `task_service_bench_${randomUUID().replaceAll('-', '')}`;
-  const admin = knexFactory({ client: 'pg', connection: POSTGRES_ADMIN_URL, pool: { min: 0, max: 1 } });
-  await admin.raw(`create database ${name}`);
-  return {
-    url: POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`),
-    drop: async () => {
-      await admin.raw(`drop database if exists ${name} with (force)`);
-      await admin.destroy();
-    },
-  };
 }
 
 /** `elapsedMs`: from sending the request to the last byte of the answer, before it is parsed. */
@@ -63,11 +34,7 @@ async function getJson(client: Client, path: string, token?: string): Promise<{ 
   return { status: res.statusCode, body: JSON.parse(text || 'null'), elapsedMs };
 }
 
-function percentiles(samples: number[]): Figures {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-  return { p50: at(0.5), p99: at(0.99) };
-}
+const percentiles = (samples: number[]): Figures => ({ p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) });
 
 async function seed(db: Db, accountId: string): Promise<void> {
   const start = Date.now() - TASKS;
@@ -101,22 +68,6 @@ function readPageWithKnex(db: Db, accountId: string, after: PagePosition | undef
   return query.orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(PAGE + 1);
 }
 
-/**
- * The floor of any HTTP API here: the tasks component's page, serialised and sent by bare node:http
- * on the same process, with no routing, sign-in or validation. What the app adds is the distance to it.
- */
-function startBareServer(tasks: TasksService, accountId: string): Promise<Server> {
-  const server = createServer((req, res) => {
-    const cursor = new URL(req.url!, 'http://bench').searchParams.get('cursor') ?? undefined;
-    tasks.list(accountId, { limit: PAGE, cursor }).then((page) => {
-      const body = Buffer.from(JSON.stringify(page));
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
-      res.end(body);
-    }, (error: unknown) => res.destroy(error as Error));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
 const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 async function benchListing(engine: Engine): Promise<Record<'api' | 'bare' | 'knex' | 'me', Figures>> {
@@ -124,7 +75,7 @@ async function benchListing(engine: Engine): Promise<Record<'api' | 'bare' | 'kn
   const config = loadConfig({
     NODE_ENV: 'production',
     DATABASE_URL: database.url,
-    JWT_SECRET: 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz',
+    JWT_SECRET: BENCH_JWT_SECRET,
     CONNECTOR_SECRET_KEY: '0'.repeat(64),
     RATE_LIMITS_ENABLED: 'false',
     LOG_LEVEL: 'silent',
@@ -134,7 +85,7 @@ async function benchListing(engine: Engine): Promise<Record<'api' | 'bare' | 'kn
     const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
   const api = new Client(urlOf(server));
-  let bareServer: Server | undefined;
+  let floor: Floor | undefined;
   let bare: Client | undefined;
 
   try {
@@ -147,15 +98,9 @@ async function benchListing(engine: Engine): Promise<Record<'api' | 'bare' | 'kn
     const token = ((await registered.body.json()) as { accessToken: string }).accessToken;
     const accountId = ((await getJson(api, '/me', token)).body as { id: string }).id;
     await seed(db, accountId);
-    const service = createTasksService({
-      db,
-      maxTasks: config.TASKS_MAX_PER_ACCOUNT,
-      changes: createTaskChangeRecorder(),
-      cursors: createChangeCursors(randomBytes(32)),
-      tombstoneRetentionDays: config.TASK_TOMBSTONE_RETENTION_DAYS,
-    });
-    bareServer = await startBareServer(service, accountId);
-    bare = new Client(urlOf(bareServer));
+    // The shared floor (bench/floors.ts): the same page and JWT check on bare node:http, statements prepared once.
+    floor = await startNodeFloor({ databaseUrl: database.url, jwtSecret: BENCH_JWT_SECRET, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, maxTasks: config.TASKS_MAX_PER_ACCOUNT });
+    bare = new Client(floor.url);
 
     const samples = { api: [] as number[], bare: [] as number[], knex: [] as number[], me: [] as number[] };
     // One walk to warm up (JIT, page cache), then the measured walks. The three readers take turns on
@@ -167,7 +112,8 @@ async function benchListing(engine: Engine): Promise<Record<'api' | 'bare' | 'kn
         const path = `/tasks?limit=${PAGE}${cursor ? `&cursor=${cursor}` : ''}`;
         const page = await getJson(api, path, token);
         if (page.status !== 200) throw new Error(`GET ${path} answered ${page.status}: ${JSON.stringify(page.body)}`);
-        const barePage = await getJson(bare, path);
+        const barePage = await getJson(bare, path, token);
+        if (barePage.status !== 200) throw new Error(`the floor answered ${barePage.status} to GET ${path}`);
         const started = performance.now();
         await readPageWithKnex(db, accountId, cursor ? decodeCursor(cursor) : undefined);
         const knexMs = performance.now() - started;
@@ -188,7 +134,7 @@ async function benchListing(engine: Engine): Promise<Record<'api' | 'bare' | 'kn
   } finally {
     await Promise.all([api.close(), bare?.close()]);
     server.close();
-    bareServer?.close();
+    await floor?.close();
     await components.stop();
     await db.destroy();
     await database.drop();
@@ -200,7 +146,7 @@ const cell = (figures: Figures) => `${ms(figures.p50)} / ${ms(figures.p99)}`.pad
 const ratio = (a: Figures, b: Figures) => `${(a.p50 / b.p50).toFixed(2)}x / ${(a.p99 / b.p99).toFixed(2)}x`.padEnd(16);
 const lines = [
   `GET /tasks, ${TASKS} stored tasks, pages of ${PAGE}, ${WALKS} full walks (${(WALKS * TASKS) / PAGE} pages), one keep-alive connection each, same process.`,
-  'p50 / p99. knex: the page read alone (the ceiling). bare: the same page served by bare node:http. /me: a signed-in request with no task read.',
+  'p50 / p99. knex: the page read alone (the ceiling). bare: the floor of bench/floors.ts (the same JWT check and page, prepared statements, bare node:http). /me: a signed-in request with no task read.',
   `  ${'engine'.padEnd(10)} ${'API'.padEnd(20)} ${'knex'.padEnd(20)} ${'API : knex'.padEnd(16)} ${'bare'.padEnd(20)} ${'API : bare'.padEnd(16)} GET /me`,
 ];
 for (const engine of ['sqlite', 'postgres'] as const) {

@@ -16,7 +16,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import knexFactory from 'knex';
 import { TestRedisCluster } from '../contract-tests/support/redis-cluster.js';
 import { createService } from '../src/wiring.js';
@@ -29,9 +28,8 @@ import { RedisStore } from '../src/limits/redis.store.js';
 import { authenticatedPlan } from '../src/limits/request-plan.js';
 import { createLogger } from '../src/platform/logger.js';
 import { RedisConnection } from '../src/platform/redis.js';
+import { median, POSTGRES_ADMIN_URL, REDIS_URL, runLoad } from './harness.js';
 
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/7';
-const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const HIGH = '1000000000';
 const CONNECTIONS = 10;
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 3);
@@ -173,25 +171,20 @@ async function serverCpu(server: Running): Promise<{ all: number; main: number }
 
 async function load(server: Running, seconds: number, request: { method?: 'GET' | 'POST'; path: string; body?: string }) {
   const cpuBefore = await serverCpu(server);
-  const result = await autocannon({
-    url: `${server.baseUrl}${request.path}`,
-    method: request.method ?? 'GET',
-    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
-    body: request.body,
-    connections: CONNECTIONS,
-    duration: seconds,
-  });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  const result = await runLoad(
+    server.baseUrl,
+    { ...request, headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' } },
+    { connections: CONNECTIONS, seconds },
+  );
   const cpuAfter = await serverCpu(server);
   return {
-    requestsPerSecond: result.requests.average,
-    p99: result.latency.p99,
-    cpuPerRequest: (cpuAfter.all - cpuBefore.all) / result.requests.total,
-    mainCpuPerRequest: (cpuAfter.main - cpuBefore.main) / result.requests.total,
+    requestsPerSecond: result.requestsPerSecond,
+    p99: result.p99,
+    cpuPerRequest: (cpuAfter.all - cpuBefore.all) / result.total,
+    mainCpuPerRequest: (cpuAfter.main - cpuBefore.main) / result.total,
   };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const line = (cells: string[], first = 44) => process.stdout.write(`${cells[0]!.padEnd(first)}${cells.slice(1).map((cell) => cell.padStart(12)).join('')}\n`);
 
 async function observabilityCost(): Promise<void> {

@@ -12,7 +12,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import autocannon from 'autocannon';
 import type { Request, RequestHandler } from 'express';
 import type { Caller } from '../src/http/caller.js';
 import { callerIn } from '../src/http/request-state.js';
@@ -30,9 +29,9 @@ import { MemoryStore } from '../src/limits/memory.store.js';
 import { RedisStore } from '../src/limits/redis.store.js';
 import { authenticatedPlan } from '../src/limits/request-plan.js';
 import { RedisConnection, type RedisClient } from '../src/platform/redis.js';
+import { median, REDIS_URL, runLoad } from './harness.js';
 
 // Database 7 of the local Redis belongs to this bench (tests use 9 to 15); it is emptied first.
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/7';
 const HIGH = '1000000000';
 const CONNECTIONS = 10;
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 3);
@@ -215,26 +214,18 @@ async function measure(server: Running, seconds: number, redis: RedisClient): Pr
   // Let the server measured before settle (closing sockets, collecting garbage) on a 2-core machine.
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const [cpuBefore, redisBefore] = [await serverCpu(server), await redisCpu(redis)];
-  const result = await autocannon({
-    url: `${server.baseUrl}${server.path}`,
-    headers: { authorization: `Bearer ${server.token}` },
-    connections: CONNECTIONS,
-    duration: seconds,
-  });
+  // Any answer but a 2xx fails the bench: a limit was reached or the server failed.
+  const result = await runLoad(server.baseUrl, { path: server.path, headers: { authorization: `Bearer ${server.token}` } }, { connections: CONNECTIONS, seconds });
   const [cpuAfter, redisAfter] = [await serverCpu(server), await redisCpu(redis)];
-  if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${server.variant.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors: a limit was reached or the server failed`);
-  }
-  const served = result.requests.total;
+  const served = result.total;
   return {
-    requestsPerSecond: result.requests.average,
-    p99: result.latency.p99,
+    requestsPerSecond: result.requestsPerSecond,
+    p99: result.p99,
     serverCpuPerRequest: (cpuAfter - cpuBefore) / served,
     redisCpuPerRequest: (redisAfter - redisBefore) / served,
   };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * The limiters alone, without HTTP: decisions per second with 10 in flight, and CPU per decision

@@ -15,6 +15,7 @@ import { createDb, migrate, type Db } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createMigratedDb } from '../src/test-support/databases.js';
 import { createTasksForSync, type ExternalTask } from '../src/tasks/tasks.component.js';
+import { median } from './harness.js';
 
 const ITEMS = 10_000;
 const RUNS = 3;
@@ -111,7 +112,6 @@ async function timeCeiling(db: Db, items: ExternalTask[]): Promise<number> {
   return performance.now() - started;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const fmt = (ms: number) => `${ms.toFixed(0).padStart(6)} ms (${Math.round((ITEMS / ms) * 1000).toLocaleString('en').padStart(7)} items/s)`;
 
 async function main(): Promise<void> {

@@ -2531,6 +2531,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2563,6 +2565,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2588,6 +2592,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2614,6 +2620,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2642,6 +2650,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2668,6 +2678,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2693,6 +2705,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2711,6 +2725,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2736,6 +2752,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2754,6 +2772,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2773,6 +2793,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2791,6 +2813,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2809,6 +2833,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2857,6 +2883,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2884,6 +2912,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2914,6 +2944,8 @@ export interface components {
                 "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                 "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                 "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -2962,6 +2994,24 @@ export interface components {
         "X-RateLimit-Remaining-client": number;
         /** @description Whole seconds until the client's burst window rolls over (1 to 60). */
         "X-RateLimit-Reset-client": number;
+        /**
+         * @description The IETF httpapi field (draft-ietf-httpapi-ratelimit-headers), a Structured Fields List (RFC 9651):
+         *     one member per window that applies to this request, named as the 429 body's `window`, with
+         *     `q` its limit and `w` its length in seconds. The governing budget's burst and sustained
+         *     windows come first, then the client fence's on authenticated requests. Unlike
+         *     `X-RateLimit-*-client`, nothing is repeated where no client fence applies.
+         * @example "account-burst";q=400;w=60, "account-sustained";q=8000;w=3600, "client-burst";q=240;w=60, "client-sustained";q=4000;w=3600
+         */
+        "RateLimit-Policy": string;
+        /**
+         * @description The IETF httpapi field, a Structured Fields List: the same windows as `RateLimit-Policy`, in
+         *     the same order, with `r` the budget left after this request (as it stands, on a 429: the
+         *     window that refused shows `r=0`) and `t` the whole seconds until the window rolls over. It
+         *     agrees with the `X-RateLimit-*` headers of the same response; a 429's `Retry-After` is never
+         *     shorter than the `t` of the window that refused.
+         * @example "account-burst";r=380;t=17, "account-sustained";r=7720;t=2417, "client-burst";r=239;t=17, "client-sustained";r=3990;t=2417
+         */
+        RateLimit: string;
         /** @description Whole seconds to wait before retrying. */
         "Retry-After": number;
         /** @description Where the created resource is. */
@@ -3016,6 +3066,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3035,6 +3087,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3086,6 +3140,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3106,6 +3162,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3137,6 +3195,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3172,6 +3232,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3192,6 +3254,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3237,6 +3301,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3270,6 +3336,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3312,6 +3380,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3330,6 +3400,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3355,6 +3427,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3383,6 +3457,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3414,6 +3490,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3447,6 +3525,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3495,6 +3575,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3534,6 +3616,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3577,6 +3661,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3631,6 +3717,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3654,6 +3742,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3691,6 +3781,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3712,6 +3804,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3760,6 +3854,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3779,6 +3875,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3821,6 +3919,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3874,6 +3974,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3913,6 +4015,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3953,6 +4057,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3972,6 +4078,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3996,6 +4104,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4036,6 +4146,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4072,6 +4184,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4110,6 +4224,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4147,6 +4263,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4185,6 +4303,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4223,6 +4343,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4259,6 +4381,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4309,6 +4433,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4348,6 +4474,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4386,6 +4514,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4431,6 +4561,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4471,6 +4603,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4509,6 +4643,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4552,6 +4688,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4591,6 +4729,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4627,6 +4767,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4658,6 +4800,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4707,6 +4851,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4725,6 +4871,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4741,6 +4889,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4769,6 +4919,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4788,6 +4940,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4819,6 +4973,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4862,6 +5018,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4911,6 +5069,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4925,6 +5085,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4958,6 +5120,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4972,6 +5136,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4996,6 +5162,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5033,6 +5201,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5073,6 +5243,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5110,6 +5282,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5146,6 +5320,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5181,6 +5357,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5208,6 +5386,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5241,6 +5421,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5278,6 +5460,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5395,6 +5579,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5425,6 +5611,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5455,6 +5643,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5486,6 +5676,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5517,6 +5709,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5548,6 +5742,8 @@ export interface operations {
                     "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
                     "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
                     "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -11,7 +11,8 @@ const exposed = (response: Response) =>
     .split(',')
     .map((name) => name.trim().toLowerCase())
     .filter(Boolean);
-const rateLimitHeadersOf = (response: Response) => [...response.headers.keys()].filter((name) => name.startsWith('x-ratelimit-'));
+/** X-RateLimit-* and the standard RateLimit-Policy and RateLimit (decisions §17). */
+const rateLimitHeadersOf = (response: Response) => [...response.headers.keys()].filter((name) => /^(x-)?ratelimit(-|$)/.test(name));
 
 function preflight(server: TestServer, path: string, method: string, origin = APP_ORIGIN, requestHeaders = 'authorization, content-type') {
   return fetch(`${server.baseUrl}${path}`, {
@@ -51,13 +52,13 @@ describe('CORS with the default CORS_ALLOWED_ORIGINS (*)', () => {
     expect(Number(after.headers.get('x-ratelimit-remaining'))).toBe(before - 1);
   });
 
-  it('an API answer carries Allow-Origin and exposes Retry-After, Location, WWW-Authenticate and every X-RateLimit-* header it sends', async () => {
+  it('an API answer carries Allow-Origin and exposes Retry-After, Location, WWW-Authenticate and every rate-limit header it sends', async () => {
     const { tokens } = await signedInClient(server);
     const response = await fetch(`${server.baseUrl}/tasks`, { headers: { authorization: `Bearer ${tokens.accessToken}`, origin: APP_ORIGIN } });
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     const sent = rateLimitHeadersOf(response);
-    expect(sent).toEqual(expect.arrayContaining(['x-ratelimit-remaining', 'x-ratelimit-remaining-client']));
+    expect(sent).toEqual(expect.arrayContaining(['x-ratelimit-remaining', 'x-ratelimit-remaining-client', 'ratelimit-policy', 'ratelimit']));
     expect(exposed(response)).toEqual(expect.arrayContaining([...REQUIRED_EXPOSED, ...sent]));
 
     // An error answer too: a browser app must read the challenge of a 401.
@@ -65,6 +66,15 @@ describe('CORS with the default CORS_ALLOWED_ORIGINS (*)', () => {
     expect(refused.status).toBe(401);
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');
     expect(refused.headers.get('www-authenticate')).not.toBeNull();
+  });
+
+  it('a call without an Origin carries the same Allow-Origin and exposed headers as one with it', async () => {
+    const { tokens } = await signedInClient(server);
+    const headers = { authorization: `Bearer ${tokens.accessToken}` };
+    const withOrigin = await fetch(`${server.baseUrl}/tasks`, { headers: { ...headers, origin: APP_ORIGIN } });
+    const without = await fetch(`${server.baseUrl}/tasks`, { headers });
+    expect(without.headers.get('access-control-allow-origin')).toBe(withOrigin.headers.get('access-control-allow-origin'));
+    expect(exposed(without)).toEqual(exposed(withOrigin));
   });
 
   it('the token, revocation and registration endpoints, the well-known documents and /mcp answer CORS', async () => {

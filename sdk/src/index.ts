@@ -1,5 +1,6 @@
 export { createTaskClient, type CallOptions, type TaskClient, type TaskClientOptions, type Result } from './client.js';
 export { TaskApiError, parseRetryAfter, type ErrorBody } from './errors.js';
+export { rateLimitOf, type RateLimitWindow } from './rate-limit.js';
 export { DEFAULT_RETRY_AFTER_SECONDS, type RetryOptions } from './retry.js';
 export {
   verifyWebhook,

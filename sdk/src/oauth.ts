@@ -1,6 +1,6 @@
 import type { components } from './api.js';
 import { codeChallengeS256, createCodeVerifier, randomToken } from './pkce.js';
-import { failure, type Result } from './result.js';
+import { failure, succeeded, type Result } from './result.js';
 import { abortable, failedRefresh, type IssuedTokens, type RefreshAnswer, type RefreshGrant } from './session.js';
 
 type Metadata = components['schemas']['AuthorizationServerMetadata'];
@@ -174,7 +174,7 @@ export function createOAuthFlow(baseUrl: string, options: OAuthOptions, send: Se
       const tokens = issuedTokens((await response.json()) as TokenResponse);
       resource = requested;
       adopt(tokens);
-      return { data: tokens, response };
+      return succeeded(tokens, response);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { compiledQuery } from '../platform/compiled-query.js';
 import type { Db } from '../platform/db.js';
 
 export interface AccountRow {
@@ -21,6 +22,11 @@ export interface AccountsRepository {
 
 const COLUMNS: (keyof AccountRow)[] = ['id', 'email', 'password_hash', 'name', 'created_at'];
 
+// Every signed-in request reads its account (http: the account check; GET /me, login): compiled once.
+const byEmail = compiledQuery<[string], AccountRow>((db, $) => db('accounts').select(COLUMNS).where('email', $(0)).limit(1));
+const byId = compiledQuery<[string], AccountRow>((db, $) => db('accounts').select(COLUMNS).where('id', $(0)).limit(1));
+const idOf = compiledQuery<[string], { id: string }>((db, $) => db('accounts').select('id').where('id', $(0)).limit(1));
+
 export function createAccountsRepository(db: Db): AccountsRepository {
   return {
     insert: async ({ email, passwordHash, name, now }) => {
@@ -29,9 +35,9 @@ export function createAccountsRepository(db: Db): AccountsRepository {
       const inserted = await db('accounts').insert(row).onConflict('email').ignore().returning('id');
       return inserted.length > 0 ? row : undefined;
     },
-    findByEmail: (email) => db<AccountRow>('accounts').select(COLUMNS).where({ email }).first(),
-    findById: (id) => db<AccountRow>('accounts').select(COLUMNS).where({ id }).first(),
-    exists: async (id) => (await db('accounts').select('id').where({ id }).first()) !== undefined,
+    findByEmail: (email) => byEmail.first(db, [email]),
+    findById: (id) => byId.first(db, [id]),
+    exists: async (id) => (await idOf.first(db, [id])) !== undefined,
     delete: async (id) => (await db('accounts').where({ id }).delete()) > 0,
   };
 }

@@ -1,3 +1,4 @@
+import { compiledQuery } from '../platform/compiled-query.js';
 import type { Db } from '../platform/db.js';
 
 export interface ApiTokenRow {
@@ -39,6 +40,22 @@ const LISTED: (keyof ApiTokenRow)[] = ['id', 'account_id', 'name', 'token_hash',
 
 const MAX_REVOCATION_PASSES = 10;
 
+// Every request signed with an API token finds it and may touch it: compiled once.
+const usable = compiledQuery<[string, number], UsableApiToken>((db, $) =>
+  db('api_tokens')
+    .select('id', 'account_id', 'scopes', 'last_used_at')
+    .where('token_hash', $(0))
+    .whereNull('revoked_at')
+    .where((q) => q.whereNull('expires_at').orWhere('expires_at', '>', $(1)))
+    .limit(1),
+);
+const touched = compiledQuery<[number, string, number], never>((db, $) =>
+  db('api_tokens')
+    .update({ last_used_at: $(0) })
+    .where('id', $(1))
+    .where((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', $(2))),
+);
+
 export function createApiTokensRepository(db: Db): ApiTokensRepository {
   const table = 'api_tokens';
   return {
@@ -50,18 +67,9 @@ export function createApiTokensRepository(db: Db): ApiTokensRepository {
         { column: 'created_at', order: 'desc' },
         { column: 'id', order: 'desc' },
       ]),
-    findUsable: (tokenHash, now) =>
-      db<ApiTokenRow>(table)
-        .select('id', 'account_id', 'scopes', 'last_used_at')
-        .where({ token_hash: tokenHash })
-        .whereNull('revoked_at')
-        .where((q) => q.whereNull('expires_at').orWhere('expires_at', '>', now))
-        .first(),
+    findUsable: (tokenHash, now) => usable.first(db, [tokenHash, now]),
     touch: async (id, now, notSince) => {
-      await db(table)
-        .update({ last_used_at: now })
-        .where({ id })
-        .where((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', notSince));
+      await touched.run(db, [now, id, notSince]);
     },
     revoke: async (accountId, id, now) => {
       const count = await db(table).update({ revoked_at: now }).where({ id, account_id: accountId }).whereNull('revoked_at');

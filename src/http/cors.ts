@@ -11,19 +11,31 @@ import { REQUEST_ID_HEADER } from './request-log.js';
  * are exposed; `rateLimitHeaders` come from the document, so a new one is never missed.
  */
 export function corsHeaders(allowedOrigins: '*' | readonly string[], rateLimitHeaders: readonly string[]): RequestHandler {
-  return cors({
+  const exposedHeaders = ['Retry-After', 'Location', 'WWW-Authenticate', REQUEST_ID_HEADER, ...rateLimitHeaders];
+  const handler = cors({
     origin: allowedOrigins === '*' ? '*' : [...allowedOrigins],
     methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
-    exposedHeaders: ['Retry-After', 'Location', 'WWW-Authenticate', REQUEST_ID_HEADER, ...rateLimitHeaders],
+    exposedHeaders,
     credentials: false,
     maxAge: 600,
     optionsSuccessStatus: 204,
     preflightContinue: false,
   });
+  const exposed = exposedHeaders.join(',');
+  // A call without an Origin (servers, scripts, the same origin) gets what the library would write for
+  // it, without running the library: most calls are of this kind.
+  return function corsHeaders(req, res, next) {
+    if (req.headers.origin !== undefined || req.method === 'OPTIONS') return handler(req, res, next);
+    if (allowedOrigins === '*') {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Access-Control-Expose-Headers', exposed);
+    } else res.vary('Origin');
+    next();
+  };
 }
 
-/** The X-RateLimit-* headers the document declares. */
+/** The rate-limit headers the document declares: X-RateLimit-*, RateLimit-Policy and RateLimit (decisions §17). */
 export function rateLimitHeaderNames(document: Record<string, unknown>): string[] {
   const headers = (document.components as { headers?: Record<string, unknown> } | undefined)?.headers ?? {};
-  return Object.keys(headers).filter((name) => /^X-RateLimit-/i.test(name));
+  return Object.keys(headers).filter((name) => /^(X-)?RateLimit(-|$)/i.test(name));
 }

@@ -32,7 +32,7 @@ describe('the limiter', () => {
     expect(remaining).toEqual([1, 0]);
     const rejected = await limiter.spend({ governing: { budget: strict, subject: 'login:1.2.3.4' } });
     expect(rejected).toMatchObject({ allowed: false, rejectedBy: 'strict-burst', retryAfterSeconds: 18 });
-    expect(rejected.governing.burst).toEqual({ name: 'strict-burst', limit: 2, remaining: 0, resetSeconds: 18 });
+    expect(rejected.governing.burst).toEqual({ name: 'strict-burst', limit: 2, windowSeconds: 60, remaining: 0, resetSeconds: 18 });
     expect(rejected.governing.sustained.remaining).toBe(98);
   });
 

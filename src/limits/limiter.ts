@@ -4,6 +4,8 @@ import type { RateLimitStore, WindowCharge } from './store.js';
 export interface WindowState {
   readonly name: WindowName;
   readonly limit: number;
+  /** The window's length: 60 for burst, 3600 for sustained. */
+  readonly windowSeconds: number;
   /** After this request when it was served; as it stands when it was rejected. */
   readonly remaining: number;
   /** Whole seconds until the window rolls over: 1 to the window length. */
@@ -109,6 +111,7 @@ function stateOf(window: PlannedWindow, count: number | undefined, now: number):
   return {
     name: window.name,
     limit: window.limit,
+    windowSeconds: window.windowMs / 1000,
     remaining: Math.max(0, window.limit - (count ?? 0)),
     resetSeconds: Math.min(window.windowMs / 1000, secondsUntil(window.endsAt, now)),
   };

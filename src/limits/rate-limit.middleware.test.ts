@@ -48,7 +48,7 @@ async function serve(env: Record<string, string>, clock: () => number) {
 }
 
 const rateHeaders = (response: Response) =>
-  Object.fromEntries([...response.headers].filter(([name]) => name.startsWith('x-ratelimit') || name === 'retry-after'));
+  Object.fromEntries([...response.headers].filter(([name]) => /^(x-)?ratelimit/.test(name) || name === 'retry-after'));
 
 const minuteAndSeconds = (second: number, ms = 0) => Date.UTC(2030, 0, 1, 9, 15, second, ms);
 
@@ -68,8 +68,14 @@ describe('the rate-limit middleware in the app', () => {
       'x-ratelimit-limit-client': '3',
       'x-ratelimit-remaining-client': '2',
       'x-ratelimit-reset-client': '40',
+      'ratelimit-policy': '"account-burst";q=5;w=60, "account-sustained";q=8000;w=3600, "client-burst";q=3;w=60, "client-sustained";q=4000;w=3600',
+      ratelimit: `"account-burst";r=4;t=40, "account-sustained";r=7999;t=${45 * 60 - 20}, "client-burst";r=2;t=40, "client-sustained";r=3999;t=${45 * 60 - 20}`,
     });
-    expect(rateHeaders(second)).toMatchObject({ 'x-ratelimit-remaining': '3', 'x-ratelimit-remaining-client': '1' });
+    expect(rateHeaders(second)).toMatchObject({
+      'x-ratelimit-remaining': '3',
+      'x-ratelimit-remaining-client': '1',
+      ratelimit: `"account-burst";r=3;t=40, "account-sustained";r=7998;t=${45 * 60 - 20}, "client-burst";r=1;t=40, "client-sustained";r=3998;t=${45 * 60 - 20}`,
+    });
   });
 
   it('answers the client fence with 429, the client message, Retry-After and the window, in the common body', async () => {
@@ -90,17 +96,21 @@ describe('the rate-limit middleware in the app', () => {
       'x-ratelimit-remaining': '398',
       'x-ratelimit-remaining-client': '0',
       'x-ratelimit-reset-client': '10',
+      // The refused request spent nothing: the fence that refused stands at 0, the account where it was.
+      ratelimit: '"account-burst";r=398;t=10, "account-sustained";r=7998;t=2650, "client-burst";r=0;t=10, "client-sustained";r=3998;t=2650',
     });
     const otherClient = await get('/me', { authorization: 'Bearer api-token:b' });
     expect(otherClient.status).toBe(200);
     expect(rateHeaders(otherClient)).toMatchObject({ 'x-ratelimit-remaining': '397', 'x-ratelimit-remaining-client': '1' });
   });
 
-  it('answers the anonymous budget with the generic message; its client headers repeat that budget', async () => {
+  it('answers the anonymous budget with the generic message; its client headers repeat that budget, the standard fields do not', async () => {
     const get = await serve({ RATE_LIMIT_BURST_PER_MINUTE: '1' }, () => minuteAndSeconds(0));
     const served = await get('/openapi.json');
     expect(served.status).toBe(200);
     expect(rateHeaders(served)).toMatchObject({
+      'ratelimit-policy': '"anonymous-burst";q=1;w=60, "anonymous-sustained";q=8000;w=3600',
+      ratelimit: '"anonymous-burst";r=0;t=60, "anonymous-sustained";r=7999;t=2700',
       'x-ratelimit-limit': '1',
       'x-ratelimit-remaining': '0',
       'x-ratelimit-reset': '60',
@@ -112,6 +122,7 @@ describe('the rate-limit middleware in the app', () => {
     expect(limited.status).toBe(429);
     expect(await limited.json()).toMatchObject({ message: 'Rate limit exceeded. Slow down and retry later.', window: 'anonymous-burst' });
     expect(limited.headers.get('retry-after')).toBe('60');
+    expect(limited.headers.get('ratelimit')).toBe('"anonymous-burst";r=0;t=60, "anonymous-sustained";r=7999;t=2700');
   });
 
   it('ignores a forged X-Forwarded-For by default: the socket address keeps its budget', async () => {

@@ -6,7 +6,7 @@ import { callerIn } from '../http/request-state.js';
 import { errors } from '../platform/errors.js';
 import type { Plan, WindowName } from './budgets.js';
 import { clientIpOf } from './client-ip.js';
-import type { BudgetState, Decision, Limiter } from './limiter.js';
+import type { BudgetState, Decision, Limiter, WindowState } from './limiter.js';
 import type { RequestFacts } from './request-plan.js';
 
 export const LIMIT_EXCEEDED_MESSAGE = 'Rate limit exceeded. Slow down and retry later.';
@@ -15,8 +15,8 @@ export const CLIENT_LIMIT_EXCEEDED_MESSAGE = 'This client is sending too many re
 /**
  * The count step of a route's chain (http/routes.ts): spends every window that applies to the request
  * in one decision, from the route's declared budget and the identify step's caller, sets the
- * X-RateLimit-* headers (also on the 429, which the route's error renderer then writes), or passes
- * on a 429.
+ * X-RateLimit-* headers and the standard RateLimit-Policy and RateLimit (also on the 429, which the
+ * route's error renderer then writes), or passes on a 429.
  */
 export function createRateLimitMiddleware(
   limiter: Limiter,
@@ -71,7 +71,32 @@ export function setRateLimitHeaders(res: Response, decision: Pick<Decision, 'gov
   res.setHeader('X-RateLimit-Limit-client', String(client.burst.limit));
   res.setHeader('X-RateLimit-Remaining-client', String(client.burst.remaining));
   res.setHeader('X-RateLimit-Reset-client', String(client.burst.resetSeconds));
+  setStandardHeaders(res, decision);
 }
+
+/**
+ * Decisions §17: the IETF httpapi fields (draft-ietf-httpapi-ratelimit-headers), one list member per
+ * window that applies (the governing budget's, then the client fence's), named as the 429 body's
+ * `window`. Unlike the client X-RateLimit-* headers, nothing is repeated where there is no fence.
+ * Written by concatenation, not by a Structured Fields serializer: every name is a fixed sf-string of
+ * lower-case letters and a dash, every number a non-negative integer, so the result is a valid
+ * RFC 9651 List (the tests parse it with the structured-headers package). This runs on every request.
+ */
+function setStandardHeaders(res: Response, { governing, client }: Pick<Decision, 'governing' | 'client'>): void {
+  let policy = policyItem(governing.burst) + ', ' + policyItem(governing.sustained);
+  let state = stateItem(governing.burst) + ', ' + stateItem(governing.sustained);
+  if (client) {
+    policy += ', ' + policyItem(client.burst) + ', ' + policyItem(client.sustained);
+    state += ', ' + stateItem(client.burst) + ', ' + stateItem(client.sustained);
+  }
+  res.setHeader('RateLimit-Policy', policy);
+  res.setHeader('RateLimit', state);
+}
+
+/** q: the window's quota, w: its length in seconds. */
+const policyItem = (window: WindowState) => `"${window.name}";q=${window.limit};w=${window.windowSeconds}`;
+/** r: what is left after this request (as it stands, on a 429), t: seconds until the window rolls over. */
+const stateItem = (window: WindowState) => `"${window.name}";r=${window.remaining};t=${window.resetSeconds}`;
 
 export function rateLimitExceeded(window: WindowName, retryAfterSeconds: number) {
   const message = window.startsWith('client-') ? CLIENT_LIMIT_EXCEEDED_MESSAGE : LIMIT_EXCEEDED_MESSAGE;

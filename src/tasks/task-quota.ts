@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { compiledQuery } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
 
 // The task cap lives in accounts.task_count, moved only inside the transaction that inserts or
@@ -6,12 +7,11 @@ import { isPostgres } from '../platform/db.js';
 
 /** Takes one place under the cap, or none when the account is at it: one conditional UPDATE. */
 export async function takeTaskPlace(trx: Knex.Transaction, accountId: string, maxTasks: number): Promise<boolean> {
-  const taken = await trx('accounts')
-    .where('id', accountId)
-    .andWhere('task_count', '<', maxTasks)
-    .increment('task_count', 1);
-  return taken === 1;
+  return (await takePlace.run(trx, [accountId, maxTasks])) === 1;
 }
+
+// The same conditional UPDATE, compiled and prepared once (src/platform/compiled-query.ts).
+const takePlace = compiledQuery<[string, number], never>((db, $) => db('accounts').where('id', $(0)).andWhere('task_count', '<', $(1)).increment('task_count', 1));
 
 /** Reserves up to `wanted` places and answers how many it got; the account row stays locked until the transaction ends. */
 export async function reserveTaskPlaces(trx: Knex.Transaction, accountId: string, wanted: number, maxTasks: number): Promise<number> {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
+import { compiledQuery, type CompiledQuery } from '../platform/compiled-query.js';
 
 export type Task = components['schemas']['Task'];
 export type TaskStatus = components['schemas']['TaskStatus'];
@@ -76,12 +77,12 @@ export async function insertTask(db: Knex, accountId: string, task: NewTask, now
     version: 1,
     change_seq: changeNumber,
   };
-  await db('tasks').insert(row);
+  await insertRow.run(db, COLUMNS.map((column) => row[column]));
   return row;
 }
 
 export async function findTask(db: Knex, accountId: string, taskId: string): Promise<TaskRow | undefined> {
-  return db('tasks').select(COLUMNS).where({ id: taskId, account_id: accountId }).first();
+  return taskById.first(db, [taskId, accountId]);
 }
 
 export async function listTaskPage(
@@ -89,16 +90,9 @@ export async function listTaskPage(
   accountId: string,
   page: { status: StatusFilter; updatedSince?: number; after?: PagePosition; limit: number },
 ): Promise<TaskRow[]> {
-  const query = db('tasks').select(COLUMNS).where('account_id', accountId);
-  if (page.after) {
-    const { createdAt, id } = page.after;
-    // A row-value comparison, not `a > x OR (a = x AND b > y)`: both engines seek the (account_id,
-    // created_at, id) index to the position, where the OR form makes SQLite scan from the account's first task.
-    query.andWhereRaw('(created_at, id) > (?, ?)', [createdAt, id]);
-  }
-  if (page.status !== 'all') query.andWhere('status', page.status);
-  if (page.updatedSince !== undefined) query.andWhere('updated_at', '>=', page.updatedSince);
-  return query.orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(page.limit);
+  const { after, status, updatedSince } = page;
+  const shape = pageShapes[(after ? 4 : 0) + (status !== 'all' ? 2 : 0) + (updatedSince !== undefined ? 1 : 0)]!;
+  return shape.all(db, [accountId, after?.createdAt, after?.id, status, updatedSince, page.limit]);
 }
 
 /**
@@ -142,7 +136,25 @@ export async function findVersion(db: Knex, accountId: string, taskId: string): 
   return row === undefined ? undefined : Number(row.version);
 }
 
-export const COLUMNS = [
+/** A page's query in each of its eight shapes (after a position or not, by status or not, since a time or not), compiled once each. */
+const pageShapes: CompiledQuery<PageParams, TaskRow>[] = Array.from({ length: 8 }, (_, shape) =>
+  compiledQuery<PageParams, TaskRow>((db, $) => {
+    const query = db('tasks').select(COLUMNS).where('account_id', $(0));
+    // A row-value comparison, not `a > x OR (a = x AND b > y)`: both engines seek the (account_id,
+    // created_at, id) index to the position, where the OR form makes SQLite scan from the account's first task.
+    if (shape & 4) query.andWhereRaw('(created_at, id) > (?, ?)', [$(1), $(2)]);
+    if (shape & 2) query.andWhere('status', $(3));
+    if (shape & 1) query.andWhere('updated_at', '>=', $(4));
+    return query.orderBy([{ column: 'created_at' }, { column: 'id' }]).limit($(5));
+  }),
+);
+type PageParams = [accountId: string, afterCreatedAt: number | undefined, afterId: string | undefined, status: StatusFilter, updatedSince: number | undefined, limit: number];
+
+const insertRow = compiledQuery<unknown[], never>((db, $) => db('tasks').insert(Object.fromEntries(COLUMNS.map((column, i) => [column, $(i)]))));
+
+const taskById = compiledQuery<[string, string], TaskRow>((db, $) => db('tasks').select(COLUMNS).where('id', $(0)).andWhere('account_id', $(1)).limit(1));
+
+export const COLUMNS: (keyof TaskRow)[] = [
   'id',
   'account_id',
   'title',

@@ -1,0 +1,113 @@
+// The one bench harness: percentiles and spread, throwaway databases on either engine, the
+// autocannon load runner, and interleaved rounds. Every bench/*.bench.ts takes these from here.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import knexFactory from 'knex';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/7';
+export const BENCH_JWT_SECRET = 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
+
+/** The q-quantile (0..1) by the nearest-rank method: a value that was measured, never an interpolation. */
+export function percentile(values: readonly number[], q: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+export const median = (values: readonly number[]): number => percentile(values, 0.5);
+
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+/** The median of the rounds and the range they spanned: a figure is only as good as its spread. */
+export function spreadOf(values: readonly number[]): Spread {
+  return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
+}
+
+/** `1,234 (1,100-1,300)`: median and range; `digits` for ratios. */
+export function formatSpread(spread: Spread, digits = 0, scale = 1): string {
+  const f = (value: number) => (value * scale).toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return `${f(spread.median)} (${f(spread.min)}-${f(spread.max)})`;
+}
+
+export interface Database {
+  url: string;
+  drop: () => Promise<void>;
+}
+
+/** A fresh database of its own: a SQLite file in a temporary directory, or a PostgreSQL database. */
+export async function createDatabase(engine: Engine): Promise<Database> {
+  if (engine === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'task-service-bench-'));
+    return { url: `sqlite:${join(dir, 'db.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `task_service_bench_${randomUUID().replaceAll('-', '')}`;
+  const admin = knexFactory({ client: 'pg', connection: POSTGRES_ADMIN_URL, pool: { min: 0, max: 1 } });
+  await admin.raw(`create database ${name}`);
+  return {
+    url: POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`),
+    drop: async () => {
+      await admin.raw(`drop database if exists ${name} with (force)`);
+      await admin.destroy();
+    },
+  };
+}
+
+export interface LoadRequest {
+  method?: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  total: number;
+  p50: number;
+  p99: number;
+}
+
+/** autocannon against one URL; any answer but a 2xx, or a socket error, fails the bench. */
+export async function runLoad(baseUrl: string, request: LoadRequest, options: { connections: number; seconds: number }): Promise<LoadResult> {
+  const result = await autocannon({
+    url: `${baseUrl}${request.path}`,
+    method: request.method ?? 'GET',
+    headers: request.headers,
+    body: request.body,
+    connections: options.connections,
+    duration: options.seconds,
+  });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${request.method ?? 'GET'} ${baseUrl}${request.path}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  }
+  return { requestsPerSecond: result.requests.total / options.seconds, total: result.requests.total, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+/**
+ * Runs `measure` for every target in every round, the order rotated each round, so a busy moment of
+ * this shared machine falls on all of them alike rather than on whichever happened to run then.
+ */
+export async function interleaved<T, R>(targets: readonly T[], rounds: number, measure: (target: T, round: number) => Promise<R>): Promise<R[][]> {
+  const results = targets.map(() => [] as R[]);
+  for (let round = 0; round < rounds; round++) {
+    for (let turn = 0; turn < targets.length; turn++) {
+      const i = (turn + round) % targets.length;
+      results[i]!.push(await measure(targets[i]!, round));
+    }
+  }
+  return results;
+}
+
+/** Fixed-width table rows: the first cell left-aligned, the others right-aligned. */
+export function tableLine(cells: readonly string[], first = 30, width = 14): string {
+  return `${cells[0]!.padEnd(first)}${cells.slice(1).map((cell) => cell.padStart(width)).join('')}\n`;
+}

@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+
+/**
+ * A query shape written once with knex, compiled to SQL once per engine and prepared once per
+ * connection: a better-sqlite3 statement kept beside its connection, or a named prepared statement
+ * on PostgreSQL (`pg` parses a name once per connection and then only binds and executes). knex
+ * compiles the query builder and prepares the statement again on every query; on a primary-key read
+ * that was most of the data access's time (issue 28). For the hot paths only: migrations and rare
+ * queries stay plain knex.
+ *
+ * `build` names the values with `$(0)`, `$(1)`, ...: placeholders that stand in for the values
+ * given at each run. A placeholder compiles to `= ?` whatever is given later, so a value that may be
+ * null needs the shape written for it (`whereNull`), as knex would have chosen for that value.
+ * The statement runs on the connection of the handle it is given: a transaction's, or one from the
+ * pool for as long as it runs, as knex would take it.
+ */
+export interface CompiledQuery<Params extends readonly unknown[], Row> {
+  all: (db: Knex, params: Params) => Promise<Row[]>;
+  first: (db: Knex, params: Params) => Promise<Row | undefined>;
+  /** Runs a statement for its effect: the number of rows it changed (or returned, with RETURNING). */
+  run: (db: Knex, params: Params) => Promise<number>;
+}
+
+/** A placeholder: typed `never` so that knex's builder takes it wherever it takes a value. */
+export type Placeholder = (index: number) => never;
+
+export function compiledQuery<Params extends readonly unknown[], Row = Record<string, unknown>>(
+  build: (db: Knex, $: Placeholder) => Knex.QueryBuilder | Knex.Raw,
+): CompiledQuery<Params, Row> {
+  const compiled = new Map<string, Compiled>();
+  const compiledFor = (db: Knex): Compiled => {
+    const dialect = dialectOf(db);
+    let query = compiled.get(dialect);
+    if (!query) {
+      query = compile(build(db, placeholder).toSQL().toNative(), dialect);
+      compiled.set(dialect, query);
+    }
+    return query;
+  };
+  const execute = async (db: Knex, params: readonly unknown[], mode: Mode): Promise<unknown> => {
+    const query = compiledFor(db);
+    const values = query.values(params);
+    const connection = await db.client.acquireConnection();
+    try {
+      return query.dialect === 'pg' ? await runOnPostgres(connection as PgConnection, query, values, mode) : runOnSqlite(connection as SqliteConnection, query, values, mode);
+    } finally {
+      await db.client.releaseConnection(connection);
+    }
+  };
+  return {
+    all: (db, params) => execute(db, params, 'all') as Promise<Row[]>,
+    first: (db, params) => execute(db, params, 'first') as Promise<Row | undefined>,
+    run: (db, params) => execute(db, params, 'run') as Promise<number>,
+  };
+}
+
+type Mode = 'all' | 'first' | 'run';
+type Dialect = 'pg' | 'better-sqlite3';
+
+interface Compiled {
+  dialect: Dialect;
+  sql: string;
+  /** pg's statement name: the same text, the same name, on every connection. */
+  name: string;
+  values: (params: readonly unknown[]) => unknown[];
+}
+
+// Placeholders are numbers just under 2^53, so that every builder method takes them (limit() wants
+// an integer), and far from any constant a query would hold.
+const PLACEHOLDER_BASE = Number.MAX_SAFE_INTEGER - 1000;
+const placeholder: Placeholder = (index) => (PLACEHOLDER_BASE + index) as never;
+const placeholderIndex = (value: unknown) =>
+  typeof value === 'number' && value >= PLACEHOLDER_BASE && value <= Number.MAX_SAFE_INTEGER ? value - PLACEHOLDER_BASE : undefined;
+
+function dialectOf(db: Knex): Dialect {
+  const client = db.client.config.client;
+  if (client === 'pg' || client === 'better-sqlite3') return client;
+  throw new Error(`compiledQuery: no support for the ${String(client)} client`);
+}
+
+function compile(native: { sql: string; bindings: readonly unknown[] }, dialect: Dialect): Compiled {
+  const slots = native.bindings.map((binding) => ({ index: placeholderIndex(binding), constant: binding }));
+  const toDriver = dialect === 'better-sqlite3' ? toSqliteValue : (value: unknown) => value;
+  return {
+    dialect,
+    sql: native.sql,
+    name: `cq_${createHash('sha256').update(native.sql).digest('hex').slice(0, 24)}`,
+    values: (params) => slots.map((slot) => toDriver(slot.index === undefined ? slot.constant : params[slot.index])),
+  };
+}
+
+/** What knex's better-sqlite3 dialect does to a binding: the driver takes neither booleans nor dates. */
+function toSqliteValue(value: unknown): unknown {
+  if (typeof value === 'boolean') return Number(value);
+  if (value instanceof Date) return value.valueOf();
+  return value;
+}
+
+interface SqliteStatement {
+  readonly reader: boolean;
+  all: (...values: unknown[]) => unknown[][];
+  get: (...values: unknown[]) => unknown[] | undefined;
+  run: (...values: unknown[]) => { changes: number };
+  raw: (raw: boolean) => SqliteStatement;
+  columns: () => { name: string }[];
+}
+interface SqliteConnection {
+  prepare: (sql: string) => SqliteStatement;
+}
+
+/**
+ * A statement that returns rows hands them over as arrays, made into objects here: better-sqlite3
+ * makes each row object in C++, looking up every column's name as a V8 string again for every row,
+ * which costs more than the read itself on a page of tasks; assigned in one order here, the rows
+ * share one shape.
+ */
+class PreparedStatement {
+  private readonly columns: readonly string[];
+  constructor(private readonly statement: SqliteStatement) {
+    this.columns = statement.reader ? statement.raw(true).columns().map((column) => column.name) : [];
+  }
+
+  run(values: unknown[], mode: Mode): unknown {
+    const { statement } = this;
+    if (mode === 'run') return statement.reader ? statement.all(...values).length : statement.run(...values).changes;
+    if (mode === 'first') {
+      const row = statement.get(...values);
+      return row && this.rowOf(row);
+    }
+    return statement.all(...values).map((row) => this.rowOf(row));
+  }
+
+  private rowOf(values: unknown[]): Record<string, unknown> {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < this.columns.length; i++) row[this.columns[i]!] = values[i];
+    return row;
+  }
+}
+
+/** Each SQLite connection's statements, by SQL text; they go with the connection. */
+const sqliteStatements = new WeakMap<SqliteConnection, Map<string, PreparedStatement>>();
+
+function runOnSqlite(connection: SqliteConnection, query: Compiled, values: unknown[], mode: Mode): unknown {
+  let statements = sqliteStatements.get(connection);
+  if (!statements) {
+    statements = new Map();
+    sqliteStatements.set(connection, statements);
+  }
+  let statement = statements.get(query.sql);
+  if (!statement) {
+    statement = new PreparedStatement(connection.prepare(query.sql));
+    statements.set(query.sql, statement);
+  }
+  return statement.run(values, mode);
+}
+
+interface PgConnection {
+  query: (config: { name: string; text: string; values: unknown[] }) => Promise<{ rows: unknown[]; rowCount: number | null }>;
+}
+
+async function runOnPostgres(connection: PgConnection, query: Compiled, values: unknown[], mode: Mode): Promise<unknown> {
+  const result = await connection.query({ name: query.name, text: query.sql, values });
+  if (mode === 'run') return result.rowCount ?? 0;
+  return mode === 'first' ? result.rows[0] : result.rows;
+}
