@@ -27,7 +27,7 @@ export default tseslint.config(
  * generated/ are shared by all; src/test-support/ is for tests only.
  */
 function frontDoorRules() {
-  const components = ['account', 'auth', 'connectors', 'limits', 'mcp', 'oauth', 'tasks'];
+  const components = ['account', 'auth', 'connectors', 'limits', 'mcp', 'oauth', 'tasks', 'webhooks'];
   const testSupport = { regex: '(^|/)test-support/', message: 'src/test-support/ is for tests only.' };
   return components.flatMap((component) => {
     const others = components.filter((other) => other !== component).join('|');

@@ -487,6 +487,167 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's webhooks (never their secrets)
+         * @description Oldest first. Scope `webhooks:manage`.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a URL to events
+         * @description The events listed (see this document's `webhooks` section) are POSTed to `url`, signed as Standard
+         *     Webhooks has it with the `secret` of this response, shown only here (`whsec_` + base64 of 32 random
+         *     bytes). `url` must be https and reach a public address: loopback, private, link-local and other
+         *     special addresses are refused (400), and so are credentials in the URL. With
+         *     `CONNECTOR_ALLOW_PRIVATE_NETWORKS=true` private addresses are allowed and a loopback URL may be
+         *     plain http (local development). At most `WEBHOOKS_MAX_PER_ACCOUNT` (default 10) per account:
+         *     beyond, 403 `QUOTA_EXCEEDED` with `quota: webhooks` (exact under concurrency). A webhook made by
+         *     an OAuth app is deleted when that app's authorisation is withdrawn. Scope `webhooks:manage`.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook
+         * @description Never its secret. Scope `webhooks:manage`.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Its deliveries stop at once and its log is gone; frees a place under the cap. Scope `webhooks:manage`.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook
+         * @description Changes the fields given, with the same rules for `url` and `events` as on create. `enabled: true`
+         *     turns a disabled webhook back on (its failure count starts again and its waiting deliveries go
+         *     out); while a webhook is off its waiting deliveries are held and no new events are queued for
+         *     it. Scope `webhooks:manage`.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's secret
+         * @description A new secret, shown only in this response. For 24 hours deliveries carry two signatures, one with
+         *     the new secret and one with the one it replaces, so the receiver can switch over at its own pace;
+         *     after that, only the new one signs. Rotating again within the 24 hours drops the oldest. Scope
+         *     `webhooks:manage`.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Queues a `webhook.ping` event for this webhook only; it is delivered, signed and retried like any
+         *     other (a disabled webhook's ping waits until it is turned on). Scope `webhooks:manage`.
+         */
+        post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The webhook's delivery log
+         * @description Newest first, paged: follow `nextCursor` until it is null. What the receiver answered is kept only
+         *     as its status code; `lastError` is a short reason of ours, never the receiver's body. Scope
+         *     `webhooks:manage`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: components["parameters"]["WebhookId"];
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery's event again
+         * @description Queues a new delivery of the same event (the same `webhook-id`, so a receiver that keeps ids
+         *     ignores a copy it already has), signed with the current secret and retried on the usual schedule.
+         *     Scope `webhooks:manage`.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/oauth-authorization-server": {
         parameters: {
             query?: never;
@@ -1054,7 +1215,127 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "task.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A task was created (by the API, MCP, taskctl or a sync) */
+        post: operations["onTaskCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A task was changed (by the API, MCP, taskctl or a sync) */
+        post: operations["onTaskUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A task was deleted */
+        post: operations["onTaskDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sync_job.finished": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A sync job finished (succeeded or failed) */
+        post: operations["onSyncJobFinished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "connector_account.connected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An external account was connected (not sent when an already connected one is re-authorised) */
+        post: operations["onConnectorAccountConnected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "connector_account.disconnected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A connected account was disconnected (its tasks stay, as local tasks) */
+        post: operations["onConnectorAccountDisconnected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A test event from `POST /webhooks/{webhookId}/ping`; always sent, whatever the webhook subscribes to */
+        post: operations["onWebhookPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -1088,7 +1369,7 @@ export interface components {
              * @description With `QUOTA_EXCEEDED`, the cap reached.
              * @enum {string}
              */
-            quota?: "tasks" | "connectorAccounts";
+            quota?: "tasks" | "connectorAccounts" | "webhooks";
             /** @description With `QUOTA_EXCEEDED`, the cap. */
             limit?: number;
             /** @description With `QUOTA_EXCEEDED`, what is used of it. */
@@ -1112,11 +1393,12 @@ export interface components {
         ErrorCode: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "REFRESH_TOKEN_REUSED" | "INSUFFICIENT_SCOPE" | "WEB_SESSION_REQUIRED" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "EMAIL_IN_USE" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "PRECONDITION_FAILED" | "CURSOR_EXPIRED" | "CONNECTOR_AUTH_FAILED" | "RATE_LIMIT_EXCEEDED" | "ACCOUNT_LOCKED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "CONNECTOR_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         /**
          * @description `tokens:manage` is account management (list, create and revoke API tokens; list and withdraw
-         *     authorised apps). Web sessions hold it; an API token or an app holds it only when it was asked for
-         *     by name: a token made without `scopes` and an app that names no scope get the other four.
+         *     authorised apps); `webhooks:manage` manages webhooks and reads their delivery logs. Web sessions hold
+         *     both; an API token or an app holds either only when it was asked for by name: a token made without
+         *     `scopes` and an app that names no scope get the other four.
          * @enum {string}
          */
-        Scope: "tasks:read" | "tasks:write" | "connectors:read" | "connectors:write" | "tokens:manage";
+        Scope: "tasks:read" | "tasks:write" | "connectors:read" | "connectors:write" | "tokens:manage" | "webhooks:manage";
         /**
          * @example {
          *       "email": "ada@example.com",
@@ -2087,6 +2369,163 @@ export interface components {
                 redis: "up" | "down" | "not-configured";
             };
         };
+        /**
+         * @description The events a webhook can subscribe to (`webhook.ping` is sent on request only).
+         * @enum {string}
+         */
+        WebhookEventType: "task.created" | "task.updated" | "task.deleted" | "sync_job.finished" | "connector_account.connected" | "connector_account.disconnected";
+        /**
+         * @example {
+         *       "url": "https://example.com/hooks/tasks",
+         *       "events": [
+         *         "task.created",
+         *         "task.updated",
+         *         "task.deleted"
+         *       ],
+         *       "description": "mirror"
+         *     }
+         */
+        WebhookCreate: {
+            /** @description https, a public address, no credentials (see `POST /webhooks`). */
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+            description?: string | null;
+        };
+        /**
+         * @example {
+         *       "enabled": true
+         *     }
+         */
+        WebhookUpdate: {
+            url?: string;
+            events?: components["schemas"]["WebhookEventType"][];
+            description?: string | null;
+            enabled?: boolean;
+        };
+        /**
+         * @example {
+         *       "id": "0d9e3c52-8f4a-4b7e-9a61-3c2f1e0b5d77",
+         *       "url": "https://example.com/hooks/tasks",
+         *       "events": [
+         *         "task.created"
+         *       ],
+         *       "description": "mirror",
+         *       "enabled": true,
+         *       "disabledReason": null,
+         *       "createdAt": "2026-11-25T12:00:00.000Z",
+         *       "updatedAt": "2026-11-25T12:00:00.000Z"
+         *     }
+         */
+        Webhook: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+            description: string | null;
+            enabled: boolean;
+            /** @description Why the server turned it off (the receiver answered 410, or 20 deliveries failed in a row); null when enabled or turned off by a PATCH. */
+            disabledReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookCreated: components["schemas"]["Webhook"] & {
+            /** @description The signing secret, shown only in this response: `whsec_` + base64 of 32 random bytes. */
+            secret: string;
+        };
+        WebhookList: {
+            items: components["schemas"]["Webhook"][];
+        };
+        /**
+         * @example {
+         *       "id": "6a1f2b3c-4d5e-4f60-8a71-b2c3d4e5f607",
+         *       "eventId": "msg_2c8f1d4e5a6b4c7d9e0f1a2b3c4d5e6f",
+         *       "eventType": "task.created",
+         *       "status": "pending",
+         *       "attempts": 1,
+         *       "createdAt": "2026-11-25T12:00:00.000Z",
+         *       "lastAttemptAt": "2026-11-25T12:00:00.120Z",
+         *       "nextAttemptAt": "2026-11-25T12:00:05.300Z",
+         *       "lastStatusCode": 500,
+         *       "lastError": "The receiver answered 500."
+         *     }
+         */
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** @description The `webhook-id` header of every attempt. */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "task.created" | "task.updated" | "task.deleted" | "sync_job.finished" | "connector_account.connected" | "connector_account.disconnected" | "webhook.ping";
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            lastAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description When a pending delivery is tried next; null once it succeeded or failed.
+             */
+            nextAttemptAt: string | null;
+            /** @description The receiver's last HTTP status; null when it gave none. */
+            lastStatusCode: number | null;
+            /** @description A short reason of ours for the last failed attempt; never what the receiver sent. */
+            lastError: string | null;
+        };
+        WebhookDeliveryList: {
+            items: components["schemas"]["WebhookDelivery"][];
+            /** @description Pass as `cursor` for the next (older) page; null at the end. */
+            nextCursor: string | null;
+        };
+        TaskEvent: {
+            /** @enum {string} */
+            type: "task.created" | "task.updated";
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            timestamp: string;
+            data: components["schemas"]["Task"];
+        };
+        TaskDeletedEvent: {
+            /** @enum {string} */
+            type: "task.deleted";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                taskId: string;
+                /** Format: date-time */
+                deletedAt: string;
+            };
+        };
+        SyncJobFinishedEvent: {
+            /** @enum {string} */
+            type: "sync_job.finished";
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["SyncJob"];
+        };
+        ConnectorAccountEvent: {
+            /** @enum {string} */
+            type: "connector_account.connected" | "connector_account.disconnected";
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["ConnectorAccount"];
+        };
+        WebhookPingEvent: {
+            /** @enum {string} */
+            type: "webhook.ping";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                /** Format: uuid */
+                webhookId: string;
+            };
+        };
     };
     responses: {
         /** @description The request does not match this document (`VALIDATION_FAILED`), or bad JSON, or it holds the NUL character (U+0000) anywhere: no field takes it. */
@@ -2526,6 +2965,8 @@ export interface components {
         };
     };
     parameters: {
+        WebhookId: string;
+        DeliveryId: string;
         /**
          * @description Apply only to this version of the task: its `ETag` as given (`"3"`), or `*` for any.
          * @example "3"
@@ -3928,6 +4369,392 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/hooks/tasks",
+                 *       "events": [
+                 *         "task.created",
+                 *         "task.updated",
+                 *         "task.deleted"
+                 *       ],
+                 *       "description": "mirror"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description The webhook, with its secret shown this once. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ForbiddenOrQuota"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description The webhook after the change. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook with its new secret, shown this once. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreated"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery queued; follow it in the deliveries log. */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, as given. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: components["parameters"]["WebhookId"];
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new delivery, queued. */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getAuthorizationServerMetadata: {
         parameters: {
             query?: never;
@@ -4933,6 +5760,209 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    onTaskCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry and redelivery. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}" keyed with the secret bytes>`; two, space-separated, during a rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTaskUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry and redelivery. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}" keyed with the secret bytes>`; two, space-separated, during a rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTaskDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry and redelivery. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}" keyed with the secret bytes>`; two, space-separated, during a rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSyncJobFinished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry and redelivery. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}" keyed with the secret bytes>`; two, space-separated, during a rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SyncJobFinishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onConnectorAccountConnected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry and redelivery. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}" keyed with the secret bytes>`; two, space-separated, during a rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectorAccountEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onConnectorAccountDisconnected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry and redelivery. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}" keyed with the secret bytes>`; two, space-separated, during a rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectorAccountEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookPing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; the same on every retry and redelivery. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}" keyed with the secret bytes>`; two, space-separated, during a rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPingEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -12,6 +12,7 @@ import { createLimitsComponent } from './limits/limits.component.js';
 import { createMcpComponent } from './mcp/mcp.component.js';
 import { createOAuthComponent, oauthPageHeaders } from './oauth/oauth.component.js';
 import { createTasksComponent } from './tasks/tasks.component.js';
+import { createWebhooksComponent } from './webhooks/webhooks.component.js';
 
 export interface Components {
   identifyCaller: IdentifyCaller;
@@ -28,7 +29,7 @@ export interface Components {
   redisUp?: () => boolean;
   /** The components' counters, for GET /metrics. */
   metrics: Metric[];
-  /** Background work (sync jobs) that starts once the server listens. */
+  /** Background work (sync jobs, webhook deliveries) that starts once the server listens. */
   start: () => void;
   stop: () => Promise<void>;
 }
@@ -37,13 +38,22 @@ export interface Components {
 export async function createComponents(deps: CoreDeps, openApi: { document: Record<string, unknown>; table: readonly OperationRoute[] }): Promise<Components> {
   const auth = createAuthComponent(deps);
   const limits = await createLimitsComponent(deps, { refreshTokenAccount: auth.refreshTokenAccount });
+  const webhooks = createWebhooksComponent(deps);
   const tasks = createTasksComponent(deps, {
     cursorKey: auth.deriveKey((secret) => createHmac('sha256', secret).update('task-change-cursor').digest()),
+    onTaskChange: webhooks.onTaskChange,
   });
-  const connectors = createConnectorsComponent(deps, tasks.sync);
+  const connectors = createConnectorsComponent(deps, tasks.sync, { onConnectorChange: webhooks.onConnectorChange });
   const usage = createUsageHandlers({ tasks, connectors, limits });
-  const oauth = createOAuthComponent(deps, auth, connectors.fetchPublicDocument);
-  const operations = [...auth.operations, ...usageOperations(usage), ...tasks.operations, ...connectors.operations, ...oauth.operations];
+  const oauth = createOAuthComponent(deps, auth, connectors.fetchPublicDocument, webhooks.removeMadeByClient);
+  const operations = [
+    ...auth.operations,
+    ...usageOperations(usage),
+    ...tasks.operations,
+    ...connectors.operations,
+    ...oauth.operations,
+    ...webhooks.operations,
+  ];
   const mcp = createMcpComponent(deps, openApi.document, createOperationRunner(openApi.document, openApi.table, operations));
   return {
     identifyCaller: auth.identifyCaller,
@@ -53,10 +63,14 @@ export async function createComponents(deps: CoreDeps, openApi: { document: Reco
     mcpGuard: mcp.guard,
     mcpRefusal: mcp.renderRefusal,
     redisUp: limits.redisUp,
-    metrics: [...limits.metrics, ...connectors.metrics],
-    start: connectors.start,
+    metrics: [...limits.metrics, ...connectors.metrics, ...webhooks.metrics],
+    start: () => {
+      connectors.start();
+      webhooks.start();
+    },
     stop: async () => {
       await connectors.stop();
+      await webhooks.stop();
       await limits.close();
     },
   };

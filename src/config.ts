@@ -78,6 +78,12 @@ const settingsSchema = z.object({
   CONNECTOR_ALLOW_PRIVATE_NETWORKS: flag(false),
   /** Outgoing requests to loopback IP literals only, no DNS (conformance runs against local fakes). */
   OUTBOUND_LOOPBACK_ONLY: flag(false),
+
+  // decisions §16: the webhook cap, and a factor on the retry delays (tests shrink a day of retries to moments).
+  WEBHOOKS_MAX_PER_ACCOUNT: integer(10, 0),
+  WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(100).default(1),
+  /** Deliveries one process sends at once. */
+  WEBHOOK_DELIVERY_CONCURRENCY: integer(32, 1).pipe(z.number().max(256)),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

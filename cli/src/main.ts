@@ -5,6 +5,7 @@ import { sessionCommands } from './commands/session.js';
 import { taskCommands } from './commands/tasks.js';
 import { tokenCommands } from './commands/tokens.js';
 import { usageCommand } from './commands/usage.js';
+import { webhookCommands } from './commands/webhooks.js';
 import { Context, type GlobalOptions } from './context.js';
 import { CliError, EXIT } from './errors.js';
 
@@ -20,7 +21,7 @@ Exit codes: 0 success, 1 failure, 2 usage error, 4 sign-in needed.`;
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
   const program = new Command('taskctl')
-    .description('The Task Service on the command line: tasks, connectors, usage and API tokens.')
+    .description('The Task Service on the command line: tasks, connectors, usage, API tokens and webhooks.')
     .version('0.1.0')
     .option('--server <url>', 'the Task Service to talk to')
     .option('--json', "print the API's JSON instead of tables")
@@ -43,6 +44,7 @@ export async function main(argv: string[]): Promise<number> {
   taskCommands(program, run);
   connectorCommands(program, run);
   tokenCommands(program, run);
+  webhookCommands(program, run);
   mcpCommand(program, run);
   for (const command of program.commands) {
     command.exitOverride();

@@ -37,7 +37,7 @@ describe('registering', () => {
     expect(claims).toMatchObject({
       sub: me.id,
       cid: 'web',
-      scope: 'tasks:read tasks:write connectors:read connectors:write tokens:manage',
+      scope: 'tasks:read tasks:write connectors:read connectors:write tokens:manage webhooks:manage',
       iss: 'task-service',
       aud: 'task-service-api',
     });

@@ -27,7 +27,7 @@ describe('taskctl login (browser, loopback redirect)', () => {
     expect(saved.defaultServer).toBe(server.baseUrl);
     expect(saved.logins[server.baseUrl]).toMatchObject({ clientId: 'taskctl', accessToken: expect.any(String), refreshToken: expect.any(String) });
     // Every scope the server offers, so `taskctl tokens` works too.
-    expect(saved.logins[server.baseUrl]!.scope.split(' ').sort()).toEqual(['connectors:read', 'connectors:write', 'tasks:read', 'tasks:write', 'tokens:manage']);
+    expect(saved.logins[server.baseUrl]!.scope.split(' ').sort()).toEqual(['connectors:read', 'connectors:write', 'tasks:read', 'tasks:write', 'tokens:manage', 'webhooks:manage']);
 
     const me = await cliJson<{ email: string }>(['whoami'], { configDir, server });
     expect(me.email).toBe(email);

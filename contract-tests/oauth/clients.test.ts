@@ -34,7 +34,7 @@ describe('metadata documents', () => {
       token_endpoint: `${issuer}/oauth/token`,
       revocation_endpoint: `${issuer}/oauth/revoke`,
       registration_endpoint: `${issuer}/oauth/register`,
-      scopes_supported: [...ALL, 'tokens:manage'],
+      scopes_supported: [...ALL, 'tokens:manage', 'webhooks:manage'],
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
       device_authorization_endpoint: `${issuer}/oauth/device_authorization`,
@@ -52,7 +52,7 @@ describe('metadata documents', () => {
     expect(await response.json()).toMatchObject({
       resource: server.baseUrl,
       authorization_servers: [server.baseUrl],
-      scopes_supported: [...ALL, 'tokens:manage'],
+      scopes_supported: [...ALL, 'tokens:manage', 'webhooks:manage'],
       bearer_methods_supported: ['header'],
     });
   });

@@ -146,6 +146,25 @@ export function createTaskClient(options: TaskClientOptions) {
     getSyncJob: (jobId: string, call?: CallOptions) =>
       settle(api.GET('/sync-jobs/{jobId}', { params: { path: { jobId } }, ...init(call) })),
 
+    listWebhooks: (call?: CallOptions) => settle(api.GET('/webhooks', init(call))),
+    /** The answer carries the signing secret, shown this once. */
+    createWebhook: (body: Schemas['WebhookCreate'], call?: CallOptions) => settle(api.POST('/webhooks', { body, ...init(call) })),
+    getWebhook: (webhookId: string, call?: CallOptions) =>
+      settle(api.GET('/webhooks/{webhookId}', { params: { path: { webhookId } }, ...init(call) })),
+    updateWebhook: (webhookId: string, body: Schemas['WebhookUpdate'], call?: CallOptions) =>
+      settle(api.PATCH('/webhooks/{webhookId}', { params: { path: { webhookId } }, body, ...init(call) })),
+    deleteWebhook: (webhookId: string, call?: CallOptions) =>
+      settle(api.DELETE('/webhooks/{webhookId}', { params: { path: { webhookId } }, ...init(call) })),
+    /** A new secret, shown this once; the old one signs beside it for 24 hours. */
+    rotateWebhookSecret: (webhookId: string, call?: CallOptions) =>
+      settle(api.POST('/webhooks/{webhookId}/secret', { params: { path: { webhookId } }, ...init(call) })),
+    pingWebhook: (webhookId: string, call?: CallOptions) =>
+      settle(api.POST('/webhooks/{webhookId}/ping', { params: { path: { webhookId } }, ...init(call) })),
+    listWebhookDeliveries: (webhookId: string, query: Loose<Query<'listWebhookDeliveries'>> = {}, call?: CallOptions) =>
+      settle(api.GET('/webhooks/{webhookId}/deliveries', { params: { path: { webhookId }, query: defined(query) }, ...init(call) })),
+    redeliverWebhookDelivery: (webhookId: string, deliveryId: string, call?: CallOptions) =>
+      settle(api.POST('/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', { params: { path: { webhookId, deliveryId } }, ...init(call) })),
+
     listAuthorizations: (call?: CallOptions) => settle(api.GET('/oauth/authorizations', init(call))),
     revokeAuthorization: (clientId: string, call?: CallOptions) =>
       settle(api.DELETE('/oauth/authorizations/{clientId}', { params: { path: { clientId } }, ...init(call) })),

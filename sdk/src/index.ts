@@ -2,6 +2,13 @@ export { createTaskClient, type CallOptions, type Conditional, type TaskClient, 
 export { TaskApiError, parseRetryAfter, type ErrorBody } from './errors.js';
 export { rateLimitOf, type RateLimitWindow } from './rate-limit.js';
 export { DEFAULT_RETRY_AFTER_SECONDS, type RetryOptions } from './retry.js';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type VerifyWebhookOptions,
+  type WebhookEventPayload,
+  type WebhookHeaders,
+} from './webhooks.js';
 export type { IssuedTokens, Tokens } from './session.js';
 export {
   OAuthFlowError,

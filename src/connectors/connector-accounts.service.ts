@@ -18,6 +18,8 @@ import {
   type ConnectorAccountRow,
 } from './connector-accounts.repository.js';
 import { toConnectError, type ConnectorDefinition, type ConnectorTools, type ConnectorType } from './connector-registry.js';
+import type { ConnectorChangeListener } from './connector-changes.js';
+import { toConnectorAccount } from './connectors.presenter.js';
 import type { CredentialsCipher } from './credentials-cipher.js';
 
 export interface ConnectorAccountsDeps {
@@ -30,6 +32,8 @@ export interface ConnectorAccountsDeps {
   tools: ConnectorTools;
   /** Stops this process's running sync of an account being disconnected. */
   cancelSync: (connectorAccountId: string) => void;
+  /** Told of a new connection and a disconnection in their transactions. */
+  onConnectorChange?: ConnectorChangeListener;
 }
 
 export type ConnectorAccountsService = ReturnType<typeof createConnectorAccountsService>;
@@ -104,6 +108,7 @@ export function createConnectorAccountsService(deps: ConnectorAccountsDeps) {
               last_synced_at: null,
             };
             await insertConnectorAccount(trx, row);
+            await deps.onConnectorChange?.(trx, { kind: 'connected', accountId, connectorAccount: toConnectorAccount(row) });
             return { created: true, account: row };
           });
         } catch (err) {
@@ -130,6 +135,7 @@ export function createConnectorAccountsService(deps: ConnectorAccountsDeps) {
         if (!row) throw errors.notFound('Connector account');
         await deleteConnectorAccount(trx, id);
         await releaseConnectorPlace(trx, accountId, row.type);
+        await deps.onConnectorChange?.(trx, { kind: 'disconnected', accountId, connectorAccount: toConnectorAccount(row) });
       });
       deps.cancelSync(id);
     },

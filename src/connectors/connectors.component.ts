@@ -4,6 +4,7 @@ import type { CoreDeps } from '../deps.js';
 import type { OperationEntry } from '../http/operations.js';
 import type { TasksForSync } from '../tasks/tasks.component.js';
 import { createConnectorAccountsService } from './connector-accounts.service.js';
+import { ignoreConnectorChanges, type ConnectorChangeListener } from './connector-changes.js';
 import type { ConnectorDefinition, ConnectorTools } from './connector-registry.js';
 import { connectorsOperations, createConnectorsHandlers } from './connectors.operations.js';
 import { createCredentialsCipher, loadConnectorSecretKey } from './credentials-cipher.js';
@@ -13,6 +14,11 @@ import { createSafeFetch } from './safe-fetch.js';
 import { createSyncRunner } from './sync-runner.js';
 import { claimableJobIds } from './sync-jobs.repository.js';
 import { createSyncService } from './sync.service.js';
+
+export type { ConnectorChange, ConnectorChangeListener } from './connector-changes.js';
+// The outgoing-request policy, for other components that call out (webhook deliveries).
+export { refusedAddressReason } from './address-policy.js';
+export { createSafeFetch, OutboundError, type SafeFetch } from './safe-fetch.js';
 
 type Schemas = components['schemas'];
 type ConnectorType = Schemas['ConnectorType'];
@@ -42,7 +48,12 @@ const DOCUMENT_TIMEOUT_MS = 5_000;
 const SWEEP_EVERY_MS = 5_000;
 const STOP_GRACE_MS = 3_000;
 
-export function createConnectorsComponent({ config, db, logger }: CoreDeps, tasks: TasksForSync): ConnectorsComponent {
+export function createConnectorsComponent(
+  { config, db, logger }: CoreDeps,
+  tasks: TasksForSync,
+  /** Told of connects, disconnects and finished sync jobs inside their transactions (the webhooks' outbox). */
+  { onConnectorChange = ignoreConnectorChanges }: { onConnectorChange?: ConnectorChangeListener } = {},
+): ConnectorsComponent {
   const registry = new Map<ConnectorType, ConnectorDefinition>([
     [githubConnector.type, githubConnector],
     [icalConnector.type, icalConnector],
@@ -73,8 +84,8 @@ export function createConnectorsComponent({ config, db, logger }: CoreDeps, task
     registers: [],
   });
   const onAttemptDone = (outcome: string, seconds: number) => attempts.observe({ outcome }, seconds);
-  const sync = createSyncService({ tasks, db, logger, registry, cipher, tools, enqueue: runner.enqueue, onAttemptDone });
-  const accounts = createConnectorAccountsService({ config, db, tasks, registry, cipher, tools, cancelSync: sync.cancelFor });
+  const sync = createSyncService({ tasks, db, logger, registry, cipher, tools, enqueue: runner.enqueue, onAttemptDone, onConnectorChange });
+  const accounts = createConnectorAccountsService({ config, db, tasks, registry, cipher, tools, cancelSync: sync.cancelFor, onConnectorChange });
 
   const handlers = createConnectorsHandlers(accounts, sync);
   return {

@@ -36,9 +36,18 @@ export interface OutboundRequest {
   signal?: AbortSignal;
 }
 
+export interface OutboundPost extends OutboundRequest {
+  body: string;
+}
+
 export interface SafeFetch {
   /** GET with our own redirect handling (every hop re-checked), a deadline and a size cap. */
   get: (url: URL | string, init?: OutboundRequest) => Promise<OutboundResponse>;
+  /**
+   * One POST under the same address policy and deadline; a redirect is answered as it came, never
+   * followed (webhooks, decisions §16). Only the status is kept: the body is drained unread.
+   */
+  post: (url: URL | string, init: OutboundPost) => Promise<{ status: number }>;
   close: () => Promise<void>;
 }
 
@@ -54,6 +63,8 @@ export interface SafeFetchOptions {
   timeoutMs?: number;
   maxBytes?: number;
   addressPolicy?: AddressPolicy;
+  /** Connections kept per origin (default 16). */
+  connections?: number;
 }
 
 /** Why an address is refused, or null to allow it. */
@@ -73,7 +84,7 @@ export function createSafeFetch(options: SafeFetchOptions): SafeFetch {
   const dispatcher = new Agent({
     connect: options.allowPrivateNetworks ? {} : { lookup: guardedLookup(policy) },
     keepAliveTimeout: 4_000,
-    connections: 16,
+    connections: options.connections ?? 16,
   });
 
   async function get(target: URL | string, init: OutboundRequest = {}): Promise<OutboundResponse> {
@@ -106,7 +117,23 @@ export function createSafeFetch(options: SafeFetchOptions): SafeFetch {
     }
   }
 
-  return { get, close: () => dispatcher.close() };
+  async function post(target: URL | string, init: OutboundPost): Promise<{ status: number }> {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    const url = toHttpUrl(target);
+    const headers = { 'user-agent': USER_AGENT, ...lowerCaseKeys(init.headers ?? {}) };
+    try {
+      if (options.loopbackOnly) refuseAllButLoopback(url);
+      if (!options.allowPrivateNetworks) refuseLiteralAddress(url, policy);
+      const response = await request(url, { method: 'POST', headers, body: init.body, signal, dispatcher });
+      discard(response.body);
+      return { status: response.statusCode };
+    } catch (err) {
+      throw translateError(err, url, { deadline, caller: init.signal, timeoutMs });
+    }
+  }
+
+  return { get, post, close: () => dispatcher.close() };
 }
 
 class RefusedAddressError extends Error {

@@ -103,16 +103,17 @@ export async function renewJob(db: Knex, jobId: string, runnerId: string, until:
   return changed === 1;
 }
 
+/** The finished job, or undefined when it is no longer this runner's. */
 export async function finishJob(
   db: Knex,
   jobId: string,
   runnerId: string,
   outcome: { status: 'succeeded' | 'failed'; counters: SyncCounters; error: string | null; now: number },
-): Promise<boolean> {
-  const changed = await db(table)
+): Promise<SyncJobRow | undefined> {
+  const rows: SyncJobRow[] = await db(table)
     .where({ id: jobId, runner_id: runnerId, status: 'running' })
-    .update({ status: outcome.status, ...outcome.counters, error: outcome.error, finished_at: outcome.now, lease_until: null });
-  return changed === 1;
+    .update({ status: outcome.status, ...outcome.counters, error: outcome.error, finished_at: outcome.now, lease_until: null }, '*');
+  return rows[0];
 }
 
 /** Gives a job back to the queue (the process is shutting down); the interrupted attempt does not count. */

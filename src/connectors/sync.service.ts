@@ -6,6 +6,8 @@ import type { Logger } from '../platform/logger.js';
 import type { ExternalTask, TasksForSync } from '../tasks/tasks.component.js';
 import { findConnectorAccount, findOwnedConnectorAccount, markSynced } from './connector-accounts.repository.js';
 import { ProviderError, type ConnectorDefinition, type ConnectorTools, type ConnectorType } from './connector-registry.js';
+import type { ConnectorChangeListener } from './connector-changes.js';
+import { toSyncJob } from './connectors.presenter.js';
 import type { CredentialsCipher } from './credentials-cipher.js';
 import { ShutdownAbort } from './sync-runner.js';
 import {
@@ -42,6 +44,8 @@ export interface SyncServiceDeps {
   enqueue: (jobId: string) => void;
   /** How each attempt this process claimed ended, and how long it ran. */
   onAttemptDone?: (outcome: SyncAttemptOutcome, seconds: number) => void;
+  /** Told of a job's end in the transaction that records it. */
+  onConnectorChange?: ConnectorChangeListener;
 }
 
 /** `requeued`: given back at shutdown; `lost`: another runner took it over; `failed` includes giving up. */
@@ -53,6 +57,14 @@ export function createSyncService(deps: SyncServiceDeps) {
   const { db, logger } = deps;
   const runnerId = randomUUID();
   const cancelByConnectorAccount = new Map<string, AbortController>();
+
+  /** Records the end of this runner's attempt and tells the listener, in one transaction; false when the job is no longer ours. */
+  const finish = (jobId: string, outcome: Parameters<typeof finishJob>[3]) =>
+    db.transaction(async (trx) => {
+      const finished = await finishJob(trx, jobId, runnerId, outcome);
+      if (finished) await deps.onConnectorChange?.(trx, { kind: 'sync-job-finished', accountId: finished.account_id, job: toSyncJob(finished) });
+      return finished !== undefined;
+    });
 
   return {
     /** The account's queued or running job, or a new queued one. */
@@ -100,7 +112,7 @@ export function createSyncService(deps: SyncServiceDeps) {
       const counters: SyncCounters = { ...ZERO_COUNTERS };
       if (job.attempts > MAX_ATTEMPTS) {
         const error = `The job was interrupted ${MAX_ATTEMPTS} times before it could finish; start a new sync.`;
-        await finishJob(db, jobId, runnerId, { status: 'failed', counters, error, now: Date.now() });
+        await finish(jobId, { status: 'failed', counters, error, now: Date.now() });
         return done('failed');
       }
       const lost = new AbortController();
@@ -115,7 +127,7 @@ export function createSyncService(deps: SyncServiceDeps) {
       try {
         await pullIntoTasks(job, counters, signal);
         const now = Date.now();
-        if (await finishJob(db, jobId, runnerId, { status: 'succeeded', counters, error: null, now })) {
+        if (await finish(jobId, { status: 'succeeded', counters, error: null, now })) {
           await markSynced(db, job.connector_account_id, now);
           done('succeeded');
         } else done('lost');
@@ -128,7 +140,7 @@ export function createSyncService(deps: SyncServiceDeps) {
         const error = failureMessage(err);
         if (!(err instanceof ProviderError)) logger.error({ err, jobId }, 'sync job failed inside the server');
         else logger.info({ jobId, connectorAccountId: job.connector_account_id, error }, 'sync job failed');
-        await finishJob(db, jobId, runnerId, { status: 'failed', counters, error, now: Date.now() });
+        await finish(jobId, { status: 'failed', counters, error, now: Date.now() });
         done('failed');
       } finally {
         clearInterval(heartbeat);

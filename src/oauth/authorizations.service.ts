@@ -24,8 +24,10 @@ export function createAuthorizations(deps: {
   clients: Clients;
   /** The device grant's approved codes (RFC 8628), withdrawn like authorisation codes. */
   deviceCodes?: { withdraw: (accountId: string, clientId: string) => Promise<void> };
+  /** What else the app made goes with it (its webhooks). */
+  onWithdrawn?: (accountId: string, clientId: string) => Promise<unknown>;
 }): Authorizations {
-  const { repository, codes, tokenPairs, apiTokens, clients, deviceCodes } = deps;
+  const { repository, codes, tokenPairs, apiTokens, clients, deviceCodes, onWithdrawn } = deps;
   // The account's own sessions and API tokens manage every app; an app manages only itself.
   const visibleTo = (caller: Caller, clientId: string) => caller.kind !== 'oauth' || caller.clientId === clientId;
 
@@ -43,6 +45,7 @@ export function createAuthorizations(deps: {
       await deviceCodes?.withdraw(caller.accountId, clientId);
       await tokenPairs.revokeClientSessions(caller.accountId, clientId);
       await apiTokens.revokeForOAuthClient(caller.accountId, clientId);
+      await onWithdrawn?.(caller.accountId, clientId);
     },
   };
 }

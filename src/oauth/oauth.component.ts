@@ -29,6 +29,8 @@ export function createOAuthComponent(
   auth: Pick<AuthComponent, 'verifyCredentials' | 'tokenPairs' | 'accessTokens' | 'deriveKey' | 'revokeApiTokensOfOAuthClient'>,
   /** Client ID Metadata Documents, fetched through the connectors' safe fetch; without it, only registered clients. */
   fetchClientDocument?: FetchClientDocument,
+  /** Told when an account withdraws an app's authorisation, after its tokens are revoked (its webhooks go). */
+  onAuthorizationWithdrawn?: (accountId: string, clientId: string) => Promise<unknown>,
 ): OAuthComponent {
   const clients = createClients(createClientsRepository(db), fetchClientDocument, (clientId, reason) =>
     logger.info({ clientId, reason }, 'client metadata document refused'),
@@ -67,6 +69,7 @@ export function createOAuthComponent(
       apiTokens: { revokeForOAuthClient: auth.revokeApiTokensOfOAuthClient },
       clients,
       deviceCodes,
+      onWithdrawn: onAuthorizationWithdrawn,
     }),
   });
   const device = deviceOperations({

@@ -3,8 +3,8 @@ import { ALL_SCOPES } from '../http/caller.js';
 import { parseRegisteredScope, resolveScopes } from './scopes.js';
 
 describe('resolving the scopes of an authorisation request', () => {
-  it('without a scope, grants what the client registered but tokens:manage', () => {
-    expect(resolveScopes(undefined, ALL_SCOPES)).toEqual({ ok: true, scopes: ALL_SCOPES.filter((scope) => scope !== 'tokens:manage') });
+  it('without a scope, grants what the client registered but tokens:manage and webhooks:manage', () => {
+    expect(resolveScopes(undefined, ALL_SCOPES)).toEqual({ ok: true, scopes: ['tasks:read', 'tasks:write', 'connectors:read', 'connectors:write'] });
     expect(resolveScopes('', ['tasks:read'])).toEqual({ ok: true, scopes: ['tasks:read'] });
   });
 

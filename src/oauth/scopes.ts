@@ -11,7 +11,7 @@ export function splitScope(scope: string | undefined): string[] {
 
 /**
  * What an authorisation request gets: the named scopes when every one is known and within what the
- * client registered; with no scope named, everything the client registered but tokens:manage (granted only by name). Unknown names are refused
+ * client registered; with no scope named, everything the client registered but tokens:manage and webhooks:manage (granted only by name). Unknown names are refused
  * rather than dropped, so a client never believes it holds a scope it does not.
  */
 export function resolveScopes(requested: string | undefined, registered: readonly Scope[]): ScopeResolution {
@@ -37,4 +37,5 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'connectors:read': 'See your connected accounts and sync jobs',
   'connectors:write': 'Connect and disconnect accounts and start syncs',
   'tokens:manage': 'See, create and revoke your API tokens and the apps you authorised',
+  'webhooks:manage': 'Send your changes to its server (webhooks) and see what was sent',
 };

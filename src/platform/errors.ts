@@ -57,6 +57,7 @@ export class OAuthError extends AppError {
 const SCOPE_HINTS: Record<string, string> = {
   'tokens:manage':
     ' API tokens and authorised apps are managed from a web session, or with a token or app given tokens:manage by name.',
+  'webhooks:manage': ' Webhooks are managed from a web session, or with a token or app given webhooks:manage by name.',
 };
 
 export const errors = {
@@ -72,7 +73,7 @@ export const errors = {
     new AppError(401, 'REFRESH_TOKEN_REUSED', 'This refresh token was already used; its session has been revoked. Sign in again.'),
   insufficientScope: (requiredScope: string) =>
     new AppError(403, 'INSUFFICIENT_SCOPE', `This token lacks the scope ${requiredScope}.${SCOPE_HINTS[requiredScope] ?? ''}`, { requiredScope }),
-  quotaExceeded: (quota: 'tasks' | 'connectorAccounts', limit: number, used: number, message: string) =>
+  quotaExceeded: (quota: 'tasks' | 'connectorAccounts' | 'webhooks', limit: number, used: number, message: string) =>
     new AppError(403, 'QUOTA_EXCEEDED', message, { quota, limit, used }),
   notFound: (what = 'Resource') => new AppError(404, 'NOT_FOUND', `${what} not found.`),
   emailInUse: () => new AppError(409, 'EMAIL_IN_USE', 'An account with this email already exists.'),

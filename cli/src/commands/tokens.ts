@@ -4,7 +4,7 @@ import { when } from '../output.js';
 import { wholeNumber } from './tasks.js';
 
 type WithContext = (action: (context: Context, ...args: never[]) => Promise<void>) => (...args: unknown[]) => Promise<void>;
-type Scope = 'tasks:read' | 'tasks:write' | 'connectors:read' | 'connectors:write' | 'tokens:manage';
+type Scope = 'tasks:read' | 'tasks:write' | 'connectors:read' | 'connectors:write' | 'tokens:manage' | 'webhooks:manage';
 
 export function tokenCommands(program: Command, run: WithContext): void {
   const tokens = program.command('tokens').description('Create, list and revoke API tokens (tsk_...) for scripts and CI (TASKCTL_TOKEN)');
@@ -13,7 +13,7 @@ export function tokenCommands(program: Command, run: WithContext): void {
     .command('create')
     .description('Create an API token; its secret is shown once')
     .argument('<name>', 'a name to recognise it by')
-    .option('--scope <scope>', 'a scope to grant (repeat for several; default: all but tokens:manage)', (value: string, previous: string[]) => [...previous, value], [])
+    .option('--scope <scope>', 'a scope to grant (repeat for several; default: all but tokens:manage and webhooks:manage)', (value: string, previous: string[]) => [...previous, value], [])
     .option('--expires-in-days <days>', 'lifetime in days (1-3650; default: no expiry)')
     .addHelpText('after', '\nExamples:\n  taskctl tokens create ci --scope tasks:read --expires-in-days 30\n  export TASKCTL_TOKEN=$(taskctl tokens create backup --json | jq -r .token)')
     .action(

@@ -6,6 +6,7 @@ import * as apiTokenOrigin from './006-api-token-origin.js';
 import * as oauthDeviceCodes from './007-oauth-device-codes.js';
 import * as oauthResource from './008-oauth-resource.js';
 import * as taskChanges from './009-task-changes.js';
+import * as webhooks from './010-webhooks.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -17,6 +18,7 @@ const all: Record<string, Migration> = {
   '007-oauth-device-codes': oauthDeviceCodes,
   '008-oauth-resource': oauthResource,
   '009-task-changes': taskChanges,
+  '010-webhooks': webhooks,
 };
 
 /** Migrations compiled in, so they run the same from src/ under tsx and from dist/. */

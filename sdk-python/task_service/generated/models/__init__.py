@@ -11,6 +11,8 @@ from .budget_usage import BudgetUsage
 from .cap_usage import CapUsage
 from .connector import Connector
 from .connector_account import ConnectorAccount
+from .connector_account_event import ConnectorAccountEvent
+from .connector_account_event_type import ConnectorAccountEventType
 from .connector_account_list import ConnectorAccountList
 from .connector_list import ConnectorList
 from .connector_type import ConnectorType
@@ -77,12 +79,19 @@ from .refresh_request import RefreshRequest
 from .register_request import RegisterRequest
 from .scope import Scope
 from .sync_job import SyncJob
+from .sync_job_finished_event import SyncJobFinishedEvent
+from .sync_job_finished_event_type import SyncJobFinishedEventType
 from .sync_job_list import SyncJobList
 from .sync_job_status import SyncJobStatus
 from .task import Task
 from .task_change_list import TaskChangeList
 from .task_create import TaskCreate
 from .task_deleted import TaskDeleted
+from .task_deleted_event import TaskDeletedEvent
+from .task_deleted_event_data import TaskDeletedEventData
+from .task_deleted_event_type import TaskDeletedEventType
+from .task_event import TaskEvent
+from .task_event_type import TaskEventType
 from .task_list import TaskList
 from .task_source import TaskSource
 from .task_status import TaskStatus
@@ -94,6 +103,19 @@ from .usage import Usage
 from .usage_connector_accounts_item import UsageConnectorAccountsItem
 from .usage_rate_limits import UsageRateLimits
 from .validation_detail import ValidationDetail
+from .webhook import Webhook
+from .webhook_create import WebhookCreate
+from .webhook_created import WebhookCreated
+from .webhook_delivery import WebhookDelivery
+from .webhook_delivery_event_type import WebhookDeliveryEventType
+from .webhook_delivery_list import WebhookDeliveryList
+from .webhook_delivery_status import WebhookDeliveryStatus
+from .webhook_event_type import WebhookEventType
+from .webhook_list import WebhookList
+from .webhook_ping_event import WebhookPingEvent
+from .webhook_ping_event_data import WebhookPingEventData
+from .webhook_ping_event_type import WebhookPingEventType
+from .webhook_update import WebhookUpdate
 from .window_usage import WindowUsage
 
 __all__ = (
@@ -108,6 +130,8 @@ __all__ = (
     "CapUsage",
     "Connector",
     "ConnectorAccount",
+    "ConnectorAccountEvent",
+    "ConnectorAccountEventType",
     "ConnectorAccountList",
     "ConnectorList",
     "ConnectorType",
@@ -162,12 +186,19 @@ __all__ = (
     "RegisterRequest",
     "Scope",
     "SyncJob",
+    "SyncJobFinishedEvent",
+    "SyncJobFinishedEventType",
     "SyncJobList",
     "SyncJobStatus",
     "Task",
     "TaskChangeList",
     "TaskCreate",
     "TaskDeleted",
+    "TaskDeletedEvent",
+    "TaskDeletedEventData",
+    "TaskDeletedEventType",
+    "TaskEvent",
+    "TaskEventType",
     "TaskList",
     "TaskSource",
     "TaskStatus",
@@ -179,5 +210,18 @@ __all__ = (
     "UsageConnectorAccountsItem",
     "UsageRateLimits",
     "ValidationDetail",
+    "Webhook",
+    "WebhookCreate",
+    "WebhookCreated",
+    "WebhookDelivery",
+    "WebhookDeliveryEventType",
+    "WebhookDeliveryList",
+    "WebhookDeliveryStatus",
+    "WebhookEventType",
+    "WebhookList",
+    "WebhookPingEvent",
+    "WebhookPingEventData",
+    "WebhookPingEventType",
+    "WebhookUpdate",
     "WindowUsage",
 )

@@ -7,6 +7,7 @@ class Scope(StrEnum):
     TASKSREAD = "tasks:read"
     TASKSWRITE = "tasks:write"
     TOKENSMANAGE = "tokens:manage"
+    WEBHOOKSMANAGE = "webhooks:manage"
 
     def __str__(self) -> str:
         return str(self.value)
