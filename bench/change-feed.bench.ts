@@ -1,4 +1,4 @@
-// The change feed (decisions §15) on SQLite and PostgreSQL, everything measured against a baseline in
+// The change feed (docs/change-feed.md) on SQLite and PostgreSQL, everything measured against a baseline in
 // the same run:
 // - a full walk of GET /tasks/changes over 10,000 tasks (pages of 100) against a full GET /tasks walk;
 // - an empty poll (GET /tasks/changes with the cursor of the end) against GET /me;

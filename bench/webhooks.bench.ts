@@ -1,4 +1,4 @@
-// Webhooks (decisions §16), on SQLite and PostgreSQL, the real service in this process:
+// Webhooks (docs/webhooks.md), on SQLite and PostgreSQL, the real service in this process:
 // 1. deliveries per second: 5,000 due deliveries sent by one instance's worker (default concurrency)
 //    to a loopback receiver in this process that answers 204 at once; from the worker's start to the
 //    last delivery recorded as succeeded. Target: at least 500/s.

@@ -46,7 +46,7 @@ export function createApp(parts: AppParts): Express {
   app.disable('x-powered-by');
   // Off for every response: Express would hash every body, and answer a matching If-None-Match (or `*`,
   // ETag or not) or If-Modified-Since with a 304 no client of the contract expects. The one task's
-  // answers that the document gives an ETag set their own (src/tasks/tasks.routes.ts, decisions §15).
+  // answers that the document gives an ETag set their own (src/tasks/tasks.operations.ts, docs/change-feed.md).
   app.set('etag', false);
   Object.defineProperty(app.request, 'fresh', { configurable: true, get: () => false });
   app.set('trust proxy', config.TRUST_PROXY);

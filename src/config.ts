@@ -79,7 +79,7 @@ const settingsSchema = z.object({
   /** Outgoing requests to loopback IP literals only, no DNS (conformance runs against local fakes). */
   OUTBOUND_LOOPBACK_ONLY: flag(false),
 
-  // decisions §16: the webhook cap, and a factor on the retry delays (tests shrink a day of retries to moments).
+  // docs/webhooks.md: the webhook cap, and a factor on the retry delays (tests shrink a day of retries to moments).
   WEBHOOKS_MAX_PER_ACCOUNT: integer(10, 0),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(100).default(1),
   /** Deliveries one process sends at once. */

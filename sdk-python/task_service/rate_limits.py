@@ -1,7 +1,7 @@
 """The request budgets a response reports, read from its headers.
 
 The IETF fields (`RateLimit-Policy` and `RateLimit`, draft-ietf-httpapi-ratelimit-headers, Structured
-Fields lists; decisions §17) name every window that applied; without them the `X-RateLimit-*` headers
+Fields lists; docs/rate-limits.md) name every window that applied; without them the `X-RateLimit-*` headers
 (burst, sustained, client) are read instead. A 429's `Retry-After` says how long to wait.
 """
 

@@ -1,4 +1,4 @@
-"""Checks that a webhook delivery comes from the Task Service (decisions §16, Standard Webhooks).
+"""Checks that a webhook delivery comes from the Task Service (docs/webhooks.md, Standard Webhooks).
 
 A delivery carries `webhook-id`, `webhook-timestamp` (Unix seconds) and `webhook-signature`: one or more
 space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the secret's bytes

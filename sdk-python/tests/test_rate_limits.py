@@ -1,4 +1,4 @@
-"""Reading budgets from headers: the IETF RateLimit fields when present (decisions §17), else X-RateLimit-*."""
+"""Reading budgets from headers: the IETF RateLimit fields when present (docs/rate-limits.md), else X-RateLimit-*."""
 
 from __future__ import annotations
 

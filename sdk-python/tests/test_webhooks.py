@@ -1,4 +1,4 @@
-"""The webhook verifier (decisions §16): signatures computed per the Standard Webhooks spec here, and
+"""The webhook verifier (docs/webhooks.md): signatures computed per the Standard Webhooks spec here, and
 cross-checked both ways with the `standardwebhooks` package (the reference implementation)."""
 
 from __future__ import annotations

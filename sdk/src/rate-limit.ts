@@ -1,6 +1,6 @@
 import { parseList, type Parameters } from 'structured-headers';
 
-/** One rate-limit window a response reports (decisions §17): a budget's burst or sustained window. */
+/** One rate-limit window a response reports (docs/rate-limits.md): a budget's burst or sustained window. */
 export interface RateLimitWindow {
   /** As the 429 body's `window`: `account-burst`, `client-sustained`, `strict-burst`, `anonymous-burst`, ... */
   name: string;

@@ -2,7 +2,7 @@ import type { components } from './api.js';
 
 type Schemas = components['schemas'];
 
-/** The body of any event the service delivers: `{ type, timestamp, data }` (decisions §16). */
+/** The body of any event the service delivers: `{ type, timestamp, data }` (docs/webhooks.md). */
 export type WebhookEventPayload =
   | Schemas['TaskEvent']
   | Schemas['TaskDeletedEvent']

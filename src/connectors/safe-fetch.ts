@@ -45,7 +45,7 @@ export interface SafeFetch {
   get: (url: URL | string, init?: OutboundRequest) => Promise<OutboundResponse>;
   /**
    * One POST under the same address policy and deadline; a redirect is answered as it came, never
-   * followed (webhooks, decisions §16). Only the status is kept: the body is drained unread.
+   * followed (webhooks, docs/webhooks.md). Only the status is kept: the body is drained unread.
    */
   post: (url: URL | string, init: OutboundPost) => Promise<{ status: number }>;
   close: () => Promise<void>;

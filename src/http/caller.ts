@@ -9,7 +9,7 @@ export const ALL_SCOPES: readonly Scope[] = ['tasks:read', 'tasks:write', 'conne
  * when it was named. A token made without scopes and an app naming none get the others.
  */
 export const TOKEN_MANAGEMENT_SCOPE: Scope = 'tokens:manage';
-/** Managing webhooks (decisions §16): like tokens:manage, held by web sessions and granted to tokens and apps by name only. */
+/** Managing webhooks (docs/webhooks.md): like tokens:manage, held by web sessions and granted to tokens and apps by name only. */
 export const WEBHOOK_MANAGEMENT_SCOPE: Scope = 'webhooks:manage';
 const NAMED_ONLY: readonly Scope[] = [TOKEN_MANAGEMENT_SCOPE, WEBHOOK_MANAGEMENT_SCOPE];
 export const grantedByDefault = (scopes: readonly Scope[]): Scope[] => scopes.filter((scope) => !NAMED_ONLY.includes(scope));

@@ -34,7 +34,7 @@ export function corsHeaders(allowedOrigins: '*' | readonly string[], rateLimitHe
   };
 }
 
-/** The rate-limit headers the document declares: X-RateLimit-*, RateLimit-Policy and RateLimit (decisions §17). */
+/** The rate-limit headers the document declares: X-RateLimit-*, RateLimit-Policy and RateLimit (docs/rate-limits.md). */
 export function rateLimitHeaderNames(document: Record<string, unknown>): string[] {
   const headers = (document.components as { headers?: Record<string, unknown> } | undefined)?.headers ?? {};
   return Object.keys(headers).filter((name) => /^(X-)?RateLimit(-|$)/i.test(name));

@@ -16,7 +16,7 @@ export interface ToolEntry {
   readonly description: string;
   readonly operationId: OperationId;
   readonly annotations: ToolAnnotations;
-  /** Takes an optional `expectedVersion`, sent as the operation's If-Match (decisions §15). */
+  /** Takes an optional `expectedVersion`, sent as the operation's If-Match (docs/change-feed.md). */
   readonly expectedVersion?: true;
 }
 

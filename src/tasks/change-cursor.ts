@@ -15,7 +15,7 @@ export interface ChangeCursors {
 
 /**
  * Opaque to clients: base64url of [after, issuedAt] and a MAC over it and the account, so a cursor
- * no page issued (made up, altered, or another account's) is told apart from a real one (decisions §15).
+ * no page issued (made up, altered, or another account's) is told apart from a real one (docs/change-feed.md).
  */
 export function createChangeCursors(key: Buffer): ChangeCursors {
   const mac = (accountId: string, payload: string) => createHmac('sha256', key).update(`${accountId}.${payload}`).digest().subarray(0, MAC_BYTES);

@@ -1,6 +1,6 @@
 import type { ExpectedVersions } from './tasks.repository.js';
 
-// A task's ETag is its version, as a strong entity tag (decisions §15; RFC 9110 §8.8.3, §13.1).
+// A task's ETag is its version, as a strong entity tag (docs/change-feed.md; RFC 9110 §8.8.3, §13.1).
 
 export const etagOf = (version: number): string => `"${version}"`;
 

@@ -55,7 +55,7 @@ export async function upsertExternalTasks(db: Db, batch: ExternalTaskBatch, chan
     }
 
     const granted = fresh.length === 0 ? 0 : await reserveTaskPlaces(trx, batch.accountId, fresh.length, batch.maxTasks);
-    // A sync's creates and updates are changes like any other: numbered, versioned, heard (decisions §15).
+    // A sync's creates and updates are changes like any other: numbered, versioned, heard (docs/change-feed.md).
     if (granted + changed.length > 0) {
       const firstNumber = await changes.takeNumbers(trx, batch.accountId, granted + changed.length);
       await changes.upserted(trx, 'created', await insertNew(trx, batch, fresh.slice(0, granted), { now, firstNumber }));

@@ -16,12 +16,12 @@ export type TaskChange =
 
 /**
  * Called inside the transaction that makes the change, after the change is recorded: what it writes
- * commits or rolls back with the change (the webhooks' outbox, decisions §16). A throw undoes the change.
+ * commits or rolls back with the change (the webhooks' outbox, docs/webhooks.md). A throw undoes the change.
  */
 export type TaskChangeListener = (trx: Knex.Transaction, change: TaskChange) => Promise<void>;
 
 /**
- * The one place where task writes are recorded for the change feed (decisions §15): the change
+ * The one place where task writes are recorded for the change feed (docs/change-feed.md): the change
  * numbers, the tombstones, and the listener. Every write (API, MCP, sync, disconnect) goes through it,
  * in the transaction of the write.
  */

@@ -152,7 +152,7 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
     },
 
     /**
-     * The change feed (decisions §15): without a cursor every stored task (an initial sync), else every
+     * The change feed (docs/change-feed.md): without a cursor every stored task (an initial sync), else every
      * change numbered after it, tombstones included, oldest first.
      */
     async changes(accountId: string, query: ChangesQuery): Promise<TaskChangeList> {

@@ -8,7 +8,7 @@ import { newEventId } from './webhook-signing.js';
 type Schemas = components['schemas'];
 export type EventType = Schemas['WebhookEventType'] | 'webhook.ping';
 
-/** What an event says: its type and the REST shape of what changed (decisions §16). */
+/** What an event says: its type and the REST shape of what changed (docs/webhooks.md). */
 export type WebhookEvent =
   | { type: 'task.created' | 'task.updated'; data: Schemas['Task'] }
   | { type: 'task.deleted'; data: { taskId: string; deletedAt: string } }

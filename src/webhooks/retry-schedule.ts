@@ -1,4 +1,4 @@
-/** decisions §16: after a failed attempt, wait this long before the next; after the last, the delivery fails. */
+/** docs/webhooks.md: after a failed attempt, wait this long before the next; after the last, the delivery fails. */
 const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000];
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 const JITTER = 0.2;

@@ -29,7 +29,7 @@ export interface WebhooksComponent {
   metrics: Metric[];
 }
 
-/** Webhooks (decisions §16): subscriptions, the outbox written with each change, and the delivery worker. */
+/** Webhooks (docs/webhooks.md): subscriptions, the outbox written with each change, and the delivery worker. */
 export function createWebhooksComponent({ config, db, logger }: CoreDeps): WebhooksComponent {
   const fetch = createSafeFetch({
     allowPrivateNetworks: config.CONNECTOR_ALLOW_PRIVATE_NETWORKS,

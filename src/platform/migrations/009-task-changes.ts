@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// The change feed (decisions §15, src/tasks/task-changes.ts): every task write takes the next numbers of
+// The change feed (docs/change-feed.md, src/tasks/task-changes.ts): every task write takes the next numbers of
 // its account's change counter (accounts.task_change_seq) in its own transaction, stamps the task with
 // it (tasks.change_seq) and raises tasks.version; a delete leaves a tombstone with its number.
 export async function up(db: Knex): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// decisions §16. Deliveries are an outbox: one row per subscribed webhook, carrying the event's id and
+// docs/webhooks.md. Deliveries are an outbox: one row per subscribed webhook, carrying the event's id and
 // body, is written in the transaction of the change it reports (one table and few indexes: every
 // subscribed task write pays for them), and a worker sends the deliveries under a lease
 // (runner_id, lease_until) so that instances never send the same attempt at once and a process that
