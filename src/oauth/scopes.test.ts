@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../http/caller.js';
+import { readOpenApiDocument } from '../http/openapi-document.js';
 import { parseRegisteredScope, resolveScopes } from './scopes.js';
 
 describe('resolving the scopes of an authorisation request', () => {
@@ -22,5 +23,15 @@ describe('a registered scope', () => {
   it('is known names only', () => {
     expect(parseRegisteredScope('connectors:read tasks:read')).toEqual(['tasks:read', 'connectors:read']);
     expect(parseRegisteredScope('tasks:read admin')).toBeUndefined();
+  });
+});
+
+describe('the registration scope the document states', () => {
+  it('takes every scope the service has, alone and all together, so a new scope is never refused at registration', () => {
+    const document = readOpenApiDocument().document as { components: { schemas: Record<string, { properties: Record<string, { pattern: string }> }> } };
+    const pattern = new RegExp(document.components.schemas.OAuthClientRegistrationRequest!.properties.scope!.pattern);
+    for (const scope of ALL_SCOPES) expect(pattern.test(scope)).toBe(true);
+    expect(pattern.test(ALL_SCOPES.join(' '))).toBe(true);
+    expect(pattern.test('tasks:read admin')).toBe(false);
   });
 });

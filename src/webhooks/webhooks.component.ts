@@ -6,7 +6,7 @@ import type { OperationEntry } from '../http/operations.js';
 import type { TaskChange } from '../tasks/tasks.component.js';
 import { createDeliveryWorker } from './delivery-worker.js';
 import { createOutbox, type WebhookEvent } from './outbox.js';
-import { webhooksOperations } from './webhooks.routes.js';
+import { webhooksOperations } from './webhooks.operations.js';
 import { createWebhooksService } from './webhooks.service.js';
 
 export type { WebhookEvent } from './outbox.js';
