@@ -8,18 +8,15 @@
 //   also given as a share of the whole API request.
 // Run alone: node --import tsx bench/change-feed.bench.ts
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import knexFactory from 'knex';
 import { Client } from 'undici';
 import { loadConfig } from '../src/config.js';
 import { isPostgres, type Db } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createService } from '../src/wiring.js';
+import { createDatabase, type Engine } from './harness.js';
 import { createChangeCursors } from '../src/tasks/change-cursor.js';
 import { createTaskChangeRecorder, type TaskChangeRecorder } from '../src/tasks/task-changes.js';
 import { createTasksService, type TasksService } from '../src/tasks/tasks.service.js';
@@ -29,30 +26,12 @@ const PAGE = 100;
 const WALKS = 5;
 const POLLS = 500;
 const WRITES = 300;
-const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-type Engine = 'sqlite' | 'postgres';
 interface Figures {
   p50: number;
   p99: number;
 }
 
-async function createDatabase(engine: Engine): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (engine === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'task-service-bench-'));
-    return { url: `sqlite:${join(dir, 'db.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const name = `task_service_bench_${randomUUID().replaceAll('-', '')}`;
-  const admin = knexFactory({ client: 'pg', connection: POSTGRES_ADMIN_URL, pool: { min: 0, max: 1 } });
-  await admin.raw(`create database ${name}`);
-  return {
-    url: POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`),
-    drop: async () => {
-      await admin.raw(`drop database if exists ${name} with (force)`);
-      await admin.destroy();
-    },
-  };
-}
 
 /** `elapsedMs`: from sending the request to the last byte of the answer, before it is parsed. */
 async function call(client: Client, method: string, path: string, token?: string, body?: unknown) {

@@ -8,40 +8,19 @@
 //    Target: at most 10% more.
 // Run alone: node --import tsx bench/webhooks.bench.ts
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import knexFactory from 'knex';
 import { Client } from 'undici';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createService } from '../src/wiring.js';
+import { createDatabase, type Engine } from './harness.js';
 
 const DELIVERIES = 5_000;
 const WRITES = 1_500;
 const WARMUP = 200;
-const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-type Engine = 'sqlite' | 'postgres';
 
-async function createDatabase(engine: Engine): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (engine === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'task-service-bench-'));
-    return { url: `sqlite:${join(dir, 'db.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const name = `task_service_bench_${randomUUID().replaceAll('-', '')}`;
-  const admin = knexFactory({ client: 'pg', connection: POSTGRES_ADMIN_URL, pool: { min: 0, max: 1 } });
-  await admin.raw(`create database ${name}`);
-  return {
-    url: POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`),
-    drop: async () => {
-      await admin.raw(`drop database if exists ${name} with (force)`);
-      await admin.destroy();
-    },
-  };
-}
 
 function startReceiver(): Promise<{ server: Server; url: string; count: () => number }> {
   let received = 0;
