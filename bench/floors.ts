@@ -12,7 +12,7 @@ import express from 'express';
 import jwt, { type Algorithm } from 'jsonwebtoken';
 import pg from 'pg';
 import { toIso } from '../src/platform/time.js';
-import { decodeCursor, encodeCursor } from '../src/tasks/task-cursor.js';
+import { decodeCursor, encodeCursor } from '../src/platform/page-cursor.js';
 import { toTask } from '../src/tasks/tasks.presenter.js';
 import type { PagePosition, TaskRow } from '../src/tasks/tasks.repository.js';
 

@@ -11,7 +11,7 @@ import { createService } from '../src/wiring.js';
 import { loadConfig } from '../src/config.js';
 import { isPostgres, type Db } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
-import { decodeCursor } from '../src/tasks/task-cursor.js';
+import { decodeCursor } from '../src/platform/page-cursor.js';
 import type { PagePosition } from '../src/tasks/tasks.repository.js';
 import { startNodeFloor, type Floor } from './floors.js';
 import { BENCH_JWT_SECRET, createDatabase, percentile, type Engine } from './harness.js';

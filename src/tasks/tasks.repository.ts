@@ -1,16 +1,13 @@
 import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
 import { compiledQuery, type CompiledQuery } from '../platform/compiled-query.js';
+import type { PagePosition } from '../platform/page-cursor.js';
 
 export type Task = components['schemas']['Task'];
 export type TaskStatus = components['schemas']['TaskStatus'];
 export type StatusFilter = TaskStatus | 'all';
 
-/** Where a page starts: just after this (createdAt, id). */
-export interface PagePosition {
-  createdAt: number;
-  id: string;
-}
+export type { PagePosition } from '../platform/page-cursor.js';
 
 export interface TaskRow {
   id: string;

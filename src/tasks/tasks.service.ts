@@ -7,7 +7,7 @@ import { isRfc3339Instant, toIso } from '../platform/time.js';
 import type { ChangeCursors } from './change-cursor.js';
 import { forgetExpiredKeys, onceForKey, type StoredResponse } from './idempotency.js';
 import type { TaskChangeRecorder } from './task-changes.js';
-import { decodeCursor, encodeCursor } from './task-cursor.js';
+import { decodeCursor, encodeCursor } from '../platform/page-cursor.js';
 import { lastChangeNumber, listChangesAfter, purgeTombstones, type FeedRow } from './task-feed.repository.js';
 import { releaseTaskPlaceForDelete, takeTaskPlace, usedTaskPlaces } from './task-quota.js';
 import { toTask } from './tasks.presenter.js';

@@ -4,7 +4,7 @@ import type { Caller } from '../http/caller.js';
 import type { Db } from '../platform/db.js';
 import { errors } from '../platform/errors.js';
 import { findDelivery, insertRedelivery, listDeliveryPage, type DeliveryRow } from './deliveries.repository.js';
-import { decodeLogCursor, encodeLogCursor } from './delivery-cursor.js';
+import { decodeCursor, encodeCursor } from '../platform/page-cursor.js';
 import type { Outbox } from './outbox.js';
 import { newWebhookSecret } from './webhook-signing.js';
 import { checkWebhookUrl } from './webhook-url.js';
@@ -118,11 +118,11 @@ export function createWebhooksService({ db, maxPerAccount, allowPrivateNetworks,
     async deliveries(accountId: string, id: string, query: { limit?: number; cursor?: string }): Promise<{ items: LoggedDelivery[]; nextCursor: string | null }> {
       await owned(accountId, id);
       const limit = query.limit ?? DEFAULT_LOG_PAGE;
-      const before = query.cursor === undefined ? undefined : decodeLogCursor(query.cursor);
+      const before = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
       const rows = await listDeliveryPage(db, id, { before, limit: limit + 1 });
       const items = rows.slice(0, limit);
       const last = items.at(-1);
-      return { items, nextCursor: rows.length > limit && last ? encodeLogCursor({ createdAt: Number(last.created_at), id: last.id }) : null };
+      return { items, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: Number(last.created_at), id: last.id }) : null };
     },
 
     /** A new delivery of the same event (the same webhook-id), due now. */

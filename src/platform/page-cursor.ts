@@ -1,8 +1,14 @@
-import { errors } from '../platform/errors.js';
-import type { PagePosition } from './tasks.repository.js';
+import { errors } from './errors.js';
+
+/** Where a page of rows ordered by (createdAt, id) ends: the next page goes on from just past it. */
+export interface PagePosition {
+  createdAt: number;
+  id: string;
+}
 
 // Opaque to clients: base64url of the last row's sort key. Decoding checks every part, so a cursor
-// that is not one of ours is a 400 rather than a query on garbage.
+// that is not one of ours is a 400 rather than a query on garbage. The task list and the webhook
+// delivery log page alike.
 
 export function encodeCursor(position: PagePosition): string {
   return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
