@@ -4,7 +4,8 @@ import { signedInClient, startServer, type TestServer } from '../support/server.
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  // Subscriptions here name public URLs; deliveries to them are refused before any lookup leaves this machine.
+  server = await startServer({ env: { OUTBOUND_LOOPBACK_ONLY: 'true' } });
 });
 afterAll(async () => {
   await server?.stop();
