@@ -5,7 +5,7 @@
 // the targets take turns in every round (order rotated), and each figure is the median of the rounds
 // with their range. The API's share of a floor is paired: its req/s over the floor's in the same round.
 // Run alone: node --import tsx bench/pipeline.bench.ts  (BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_ENGINES=sqlite,postgres)
-// Profile:   node --import tsx bench/pipeline.bench.ts --profile  (GET /me on SQLite under load, node --cpu-prof)
+// Profile:   node --import tsx bench/pipeline.bench.ts --profile  (GET /me, or BENCH_PROFILE_REQUEST='POST /tasks', on SQLite under load, node --cpu-prof)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -247,28 +247,31 @@ async function benchEngine(engine: Engine): Promise<string> {
   return out.join('');
 }
 
-/** GET /me on SQLite under load in a server started with node --cpu-prof; the profile's summary. */
-async function profileGetMe(): Promise<void> {
+/** One request (GET /me unless BENCH_PROFILE_REQUEST names another of REQUESTS) on SQLite under load in a server started with node --cpu-prof; the profile's summary. */
+async function profileRequest(): Promise<void> {
+  const name = process.env.BENCH_PROFILE_REQUEST ?? 'GET /me';
+  const request = REQUESTS.find((r) => r.name === name)?.request;
+  if (!request) throw new Error(`BENCH_PROFILE_REQUEST: one of ${REQUESTS.map((r) => r.name).join(', ')}`);
   const profileDir = mkdtempSync(join(tmpdir(), 'pipeline-profile-'));
   const running = await start('sqlite', ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200']);
   const target = running.targets.find((t) => t.name === 'API obs on')!;
   const seconds = Number(process.env.BENCH_PROFILE_SECONDS ?? 20);
-  await load(target, { path: '/me' }, 2);
+  await load(target, request, 2);
   const clockUs = await new Promise<number>((resolve) => {
     running.child.once('message', (message: { clockUs: number }) => resolve(message.clockUs));
     running.child.send('clock');
   });
-  const result = await load(target, { path: '/me' }, seconds);
+  const result = await load(target, request, seconds);
   await running.stop();
   const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'))!;
-  process.stdout.write(`GET /me, SQLite, observability on, ${CONNECTIONS} connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${join(profileDir, file)} (the load's samples only)\n`);
+  process.stdout.write(`${name}, SQLite, observability on, ${CONNECTIONS} connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${join(profileDir, file)} (the load's samples only)\n`);
   process.stdout.write(summariseProfile(join(profileDir, file), { fromUs: clockUs }));
 }
 
 if (process.argv.includes('--serve')) {
   await serve();
 } else if (process.argv.includes('--profile')) {
-  await profileGetMe();
+  await profileRequest();
   process.exit(0);
 } else {
   const reports: string[] = [];
