@@ -1,7 +1,10 @@
 // The floors: what GET /me, GET /tasks and POST /tasks cost with nothing of ours around the work
 // itself. Each verifies the same HS256 JWT with a KeyObject, spends four windows in an in-memory map,
 // reads or writes the same rows with statements prepared once (better-sqlite3, or pg's named
-// prepared statements), and writes the same JSON and X-RateLimit-* headers. One floor on bare
+// prepared statements; a create takes its place under the cap and its change number from the account
+// row in one UPDATE, as src/tasks/task-quota.ts does), and writes the same JSON, the same X-RateLimit-*,
+// RateLimit-Policy and RateLimit headers, and the CORS headers a call without an Origin gets from the
+// API (src/http/cors.ts). One floor on bare
 // node:http, one as a bare Express 5 app with one route per path (the ceiling of any Express app).
 // Shared by bench/pipeline.bench.ts and bench/list-tasks.bench.ts.
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
@@ -34,11 +37,8 @@ const COLUMNS = 'id, account_id, title, notes, status, priority, due_at, labels,
 const ACCOUNT = 'select id, email, name, created_at from accounts where id = ?';
 const FIRST_PAGE = `select ${COLUMNS} from tasks where account_id = ? order by created_at, id limit ?`;
 const NEXT_PAGE = `select ${COLUMNS} from tasks where account_id = ? and (created_at, id) > (?, ?) order by created_at, id limit ?`;
-const TAKE_PLACE = 'update accounts set task_count = task_count + 1 where id = ? and task_count < ?';
+const TAKE_PLACE = 'update accounts set task_count = task_count + 1, task_change_seq = task_change_seq + 1 where id = ? and task_count < ? returning task_change_seq';
 const INSERT = `insert into tasks (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-// The floor records no change of the feed: a unique number from memory keeps the rows valid
-// (tasks.change_seq is unique per account).
-let nextChangeNumber = 1_000_000_000;
 
 interface AccountRow {
   id: string;
@@ -64,12 +64,14 @@ function sqliteRows(filename: string): FloorRows {
   const account = db.prepare<[string], AccountRow>(ACCOUNT);
   const firstPage = db.prepare<[string, number], TaskRow>(FIRST_PAGE);
   const nextPage = db.prepare<[string, number, string, number], TaskRow>(NEXT_PAGE);
-  const takePlace = db.prepare<[string, number]>(TAKE_PLACE);
+  const takePlace = db.prepare<[string, number], { task_change_seq: number }>(TAKE_PLACE);
   const insert = db.prepare<unknown[]>(INSERT);
   const insertWithinCap = db.transaction((row: TaskRow, maxTasks: number) => {
-    if (takePlace.run(row.account_id, maxTasks).changes !== 1) return undefined;
-    insert.run(...Object.values(row));
-    return row;
+    const taken = takePlace.get(row.account_id, maxTasks);
+    if (taken === undefined) return undefined;
+    const inserted = { ...row, change_seq: taken.task_change_seq };
+    insert.run(...Object.values(inserted));
+    return inserted;
   });
   return {
     account: async (id) => account.get(id),
@@ -105,14 +107,15 @@ function postgresRows(url: string): FloorRows {
       const client = await pool.connect();
       try {
         await client.query('begin');
-        const taken = await client.query({ ...statements.takePlace, values: [row.account_id, maxTasks] });
-        if (taken.rowCount !== 1) {
+        const taken = await client.query<{ task_change_seq: number }>({ ...statements.takePlace, values: [row.account_id, maxTasks] });
+        if (taken.rows[0] === undefined) {
           await client.query('rollback');
           return undefined;
         }
-        await client.query({ ...statements.insert, values: Object.values(row) });
+        const inserted = { ...row, change_seq: Number(taken.rows[0].task_change_seq) };
+        await client.query({ ...statements.insert, values: Object.values(inserted) });
         await client.query('commit');
-        return row;
+        return inserted;
       } catch (error) {
         await client.query('rollback');
         throw error;
@@ -132,23 +135,23 @@ class Windows {
   private readonly counts = new Map<string, { count: number; resetAt: number }>();
   constructor(private readonly limit: number) {}
 
-  private spend(key: string, seconds: number, now: number) {
+  private spend(name: string, key: string, seconds: number, now: number) {
     let window = this.counts.get(key);
     if (!window || window.resetAt <= now) {
       window = { count: 0, resetAt: now + seconds * 1000 };
       this.counts.set(key, window);
     }
     window.count++;
-    return { limit: this.limit, remaining: Math.max(0, this.limit - window.count), resetSeconds: Math.ceil((window.resetAt - now) / 1000) };
+    return { name, seconds, limit: this.limit, remaining: Math.max(0, this.limit - window.count), resetSeconds: Math.ceil((window.resetAt - now) / 1000) };
   }
 
-  /** Spends the four windows and sets the nine headers the API sets. */
+  /** Spends the four windows and sets the eleven headers the API sets. */
   spendAll(accountId: string, clientId: string, res: ServerResponse): void {
     const now = Date.now();
-    const burst = this.spend(`a:${accountId}:m`, 60, now);
-    const sustained = this.spend(`a:${accountId}:h`, 3600, now);
-    const clientBurst = this.spend(`c:${accountId}:${clientId}:m`, 60, now);
-    this.spend(`c:${accountId}:${clientId}:h`, 3600, now);
+    const burst = this.spend('account-burst', `a:${accountId}:m`, 60, now);
+    const sustained = this.spend('account-sustained', `a:${accountId}:h`, 3600, now);
+    const clientBurst = this.spend('client-burst', `c:${accountId}:${clientId}:m`, 60, now);
+    const clientSustained = this.spend('client-sustained', `c:${accountId}:${clientId}:h`, 3600, now);
     res.setHeader('X-RateLimit-Limit', String(burst.limit));
     res.setHeader('X-RateLimit-Remaining', String(burst.remaining));
     res.setHeader('X-RateLimit-Reset', String(burst.resetSeconds));
@@ -158,8 +161,28 @@ class Windows {
     res.setHeader('X-RateLimit-Limit-client', String(clientBurst.limit));
     res.setHeader('X-RateLimit-Remaining-client', String(clientBurst.remaining));
     res.setHeader('X-RateLimit-Reset-client', String(clientBurst.resetSeconds));
+    const windows = [burst, sustained, clientBurst, clientSustained];
+    res.setHeader('RateLimit-Policy', windows.map((w) => `"${w.name}";q=${w.limit};w=${w.seconds}`).join(', '));
+    res.setHeader('RateLimit', windows.map((w) => `"${w.name}";r=${w.remaining};t=${w.resetSeconds}`).join(', '));
   }
 }
+
+/** What the API answers a call without an Origin with (src/http/cors.ts, CORS_ALLOWED_ORIGINS=*). */
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': [
+    'Retry-After',
+    'Location',
+    'WWW-Authenticate',
+    'X-Request-Id',
+    ...['', '-sustained', '-client'].flatMap((suffix) => ['Limit', 'Remaining', 'Reset'].map((part) => `X-RateLimit-${part}${suffix}`)),
+    'RateLimit-Policy',
+    'RateLimit',
+  ].join(','),
+};
+const setCorsHeaders = (res: ServerResponse) => {
+  for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
+};
 
 const ALGORITHMS: Algorithm[] = ['HS256'];
 
@@ -216,7 +239,7 @@ class FloorWork {
       external_id: null,
       external_url: null,
       version: 1,
-      change_seq: nextChangeNumber++,
+      change_seq: 0, // the number the cap's UPDATE takes
     };
     const inserted = await this.rows.insert(row, this.settings.maxTasks);
     return inserted && toTask(inserted);
@@ -256,6 +279,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 export async function startNodeFloor(settings: FloorSettings): Promise<Floor> {
   const work = new FloorWork(settings, rowsFor(settings.databaseUrl));
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    setCorsHeaders(res);
     const caller = work.caller(req.headers.authorization);
     if (!caller) return send(res, 401, { code: 'UNAUTHENTICATED' });
     work.spend(caller, res);
@@ -281,6 +305,7 @@ export async function startExpressFloor(settings: FloorSettings): Promise<Floor>
   app.disable('x-powered-by');
   app.set('etag', false);
   const authenticated: express.RequestHandler = (req, res, next) => {
+    setCorsHeaders(res);
     const caller = work.caller(req.headers.authorization);
     if (!caller) return void res.status(401).json({ code: 'UNAUTHENTICATED' });
     work.spend(caller, res);
