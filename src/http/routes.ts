@@ -1,8 +1,9 @@
-import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { Config } from '../config.js';
 import type { IdentifyCaller } from '../auth/auth.component.js';
 import { errors } from '../platform/errors.js';
 import { checkAccess } from './access-check.js';
+import { chainOf } from './chain.js';
 import { readBody, readBodyBeforeCount } from './body-parsing.js';
 import { corsHeaders, rateLimitHeaderNames } from './cors.js';
 import type { createErrorRenderers } from './error-renderers.js';
@@ -38,7 +39,8 @@ export interface RouteParts {
  * refresh budget keys on the body's token, so that route reads its body before the count; the probes
  * and /metrics are outside the limits: no identify, no count). Then, for each path, a route for the
  * methods it does not take (405), and last one for paths the document does not have (404). Express's
- * router is the only matcher; a HEAD reaches the GET route and spends what the GET spends.
+ * router is the only matcher; a HEAD reaches the GET route and spends what the GET spends. Each route's
+ * steps and renderers are one handler (http/chain.ts).
  */
 export function createRoutes(parts: RouteParts): Router {
   const served = entriesByOperation(parts.table, parts.operations);
@@ -66,7 +68,7 @@ export function createRoutes(parts: RouteParts): Router {
     ...(counted ? [identify[route.resource], ...beforeCount, count] : []),
   ];
 
-  const chainFor = (route: OperationRoute, entry: OperationEntry): (RequestHandler | ErrorRequestHandler)[] => {
+  const chainFor = (route: OperationRoute, entry: OperationEntry): RequestHandler => {
     const counted = route.budget.budget !== 'none';
     const keysOnBody = route.budget.budget === 'refresh';
     const bodyStep = keysOnBody ? undefined : readBody(route);
@@ -74,29 +76,29 @@ export function createRoutes(parts: RouteParts): Router {
     const access = checkAccess(route.security);
     // The operations that write their own response (docs, probes, /metrics, /mcp) are not the validator's.
     const checks = 'handler' in entry ? parts.validator.stepsFor(route.method, access) : [access];
-    return [
+    const steps = [
       routeOf(route),
       ...admission(route, counted, earlyBodyStep ? [earlyBodyStep] : []),
       ...(bodyStep ? [bodyStep] : []),
       ...(counted ? [refuseNulCharacters] : []),
       ...(counted ? checks : []),
       handle(entry),
-      ...parts.renderers[route.errorStyle],
     ];
+    return chainOf(steps, parts.renderers[route.errorStyle]);
   };
 
   const router = Router();
   for (const [path, routes] of byPath(parts.table)) {
     const first = routes[0]!;
-    for (const route of routes) router[route.method](route.expressPath, ...chainFor(route, served.get(route.operationId)!));
+    for (const route of routes) router[route.method](route.expressPath, chainFor(route, served.get(route.operationId)!));
     const allow = routes.map((route) => route.method.toUpperCase());
     const hint = path === MCP_PATH ? ': POST JSON-RPC messages' : '';
     const refuseMethod: RequestHandler = (req, _res, next) => next(errors.methodNotAllowed(req.method, req.path, allow, hint));
     // Counted like any request; a preflight (OPTIONS) is answered by the CORS step before it.
-    router.all(first.expressPath, ...admission(first, true), refuseNulCharacters, refuseMethod, ...parts.renderers.common);
+    router.all(first.expressPath, chainOf([...admission(first, true), refuseNulCharacters, refuseMethod], parts.renderers.common));
   }
   const notFound: RequestHandler = (req, _res, next) => next(errors.routeNotFound(req.method, req.path));
-  router.use(cors, identify.api, count, refuseNulCharacters, notFound, ...parts.renderers.common);
+  router.use(chainOf([cors, identify.api, count, refuseNulCharacters, notFound], parts.renderers.common));
   return router;
 }
 
