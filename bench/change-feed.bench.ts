@@ -7,8 +7,14 @@
 //   service with a recorder that records nothing, side by side on one database; the difference is
 //   also given as a share of the whole API request.
 // Run alone: node --import tsx bench/change-feed.bench.ts
+// Profile:   node --import tsx bench/change-feed.bench.ts --profile  (the empty poll, or BENCH_PROFILE_REQUEST='GET /me',
+//            on SQLite under load in a server started with node --cpu-prof; BENCH_PROFILE_SECONDS)
+import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
@@ -16,7 +22,8 @@ import { loadConfig } from '../src/config.js';
 import { isPostgres, type Db } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createService } from '../src/wiring.js';
-import { createDatabase, type Engine } from './harness.js';
+import { BENCH_JWT_SECRET, createDatabase, runLoad, type Engine } from './harness.js';
+import { summariseProfile } from './profile-summary.js';
 import { createChangeCursors } from '../src/tasks/change-cursor.js';
 import { createTaskChangeRecorder, type TaskChangeRecorder } from '../src/tasks/task-changes.js';
 import { createTasksService, type TasksService } from '../src/tasks/tasks.service.js';
@@ -186,11 +193,13 @@ async function benchEngine(engine: Engine): Promise<EngineFigures> {
       }
     }
 
-    // Polls with nothing new, in turn with GET /me (both: sign-in, one indexed read).
+    // Polls with nothing new, in turn with GET /me (both: sign-in, one indexed read). Each poll sends the
+    // cursor the one before answered, as an app does.
     const poll = { empty: [] as number[], me: [] as number[] };
     for (let i = 0; i < POLLS + 20; i++) {
       const empty = await call(api, 'GET', `/tasks/changes?cursor=${endCursor}`, reader.token);
       if ((empty.body.changes as unknown[]).length !== 0) throw new Error('an empty poll found changes');
+      endCursor = empty.body.nextCursor as string;
       const me = await call(api, 'GET', '/me', reader.token);
       if (i >= 20) {
         poll.empty.push(empty.elapsedMs);
@@ -256,31 +265,116 @@ async function benchEngine(engine: Engine): Promise<EngineFigures> {
   }
 }
 
+interface PollTarget {
+  url: string;
+  token: string;
+  cursor: string;
+}
+
+/** The profiled server (a child process): an account with a few tasks, and the cursor of its feed's end, sent over IPC. */
+async function servePoll(): Promise<void> {
+  const database = await createDatabase('sqlite');
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATABASE_URL: database.url,
+    JWT_SECRET: BENCH_JWT_SECRET,
+    JWT_ACCESS_EXPIRES: '86400',
+    CONNECTOR_SECRET_KEY: '0'.repeat(64),
+    RATE_LIMITS_ENABLED: 'false',
+    LOG_LEVEL: 'silent',
+  });
+  const { app } = await createService(config, createLogger('silent'));
+  const server = await new Promise<Server>((resolve) => {
+    const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const api = new Client(urlOf(server));
+  const { token } = await register(api);
+  for (let i = 0; i < 10; i++) await call(api, 'POST', '/tasks', token, { title: `Task ${i}`, labels: ['work'] });
+  const feed = await call(api, 'GET', '/tasks/changes', token);
+  await api.close();
+  process.send?.({ url: urlOf(server), token, cursor: feed.body.nextCursor as string } satisfies PollTarget);
+  process.on('message', (message) => {
+    // The monotonic clock V8's profiler stamps its samples with, in µs: where the load starts.
+    if (message === 'clock') process.send?.({ clockUs: Number(process.hrtime.bigint() / 1000n) });
+  });
+  process.on('SIGTERM', () => {
+    server.closeAllConnections();
+    server.close();
+    void database.drop().finally(() => process.exit(0));
+  });
+}
+
+/** The empty poll (or GET /me) on SQLite under load, in a server started with node --cpu-prof: the profile's summary. */
+async function profilePoll(): Promise<void> {
+  const name = process.env.BENCH_PROFILE_REQUEST ?? 'empty poll';
+  if (name !== 'empty poll' && name !== 'GET /me') throw new Error("BENCH_PROFILE_REQUEST: 'empty poll' or 'GET /me'");
+  const seconds = Number(process.env.BENCH_PROFILE_SECONDS ?? 15);
+  const profileDir = mkdtempSync(join(tmpdir(), 'change-feed-profile-'));
+  const child = spawn(
+    process.execPath,
+    ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200', '--import', 'tsx', new URL(import.meta.url).pathname, '--serve-poll'],
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  const target = await new Promise<PollTarget>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    child.once('message', (message: PollTarget) => resolve(message));
+  });
+  const request = {
+    path: name === 'GET /me' ? '/me' : `/tasks/changes?cursor=${target.cursor}`,
+    headers: { authorization: `Bearer ${target.token}` },
+  };
+  await runLoad(target.url, request, { connections: 10, seconds: 2 });
+  const clockUs = await new Promise<number>((resolve) => {
+    child.once('message', (message: { clockUs: number }) => resolve(message.clockUs));
+    child.send('clock');
+  });
+  const result = await runLoad(target.url, request, { connections: 10, seconds });
+  child.removeAllListeners('exit');
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+  const file = readdirSync(profileDir).find((entry) => entry.endsWith('.cpuprofile'))!;
+  process.stdout.write(`${name}, SQLite, 10 connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${join(profileDir, file)} (the load's samples only)\n`);
+  process.stdout.write(summariseProfile(join(profileDir, file), { fromUs: clockUs }));
+}
+
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 const pair = (figures: Figures) => `${ms(figures.p50)} / ${ms(figures.p99)}`;
-const lines = [
-  `Change feed: ${TASKS} tasks, pages of ${PAGE}; ${WALKS} walks of each kind page by page in turn; ${POLLS} empty polls in turn with GET /me;`,
-  `${WRITES} rounds of POST + PATCH + DELETE, recorded vs recording nothing (bare node:http, same service and database) and through the API. p50 / p99.`,
-];
-for (const engine of ['sqlite', 'postgres'] as const) {
-  const figures = await benchEngine(engine);
-  const { walk, poll, writes } = figures;
-  const walkChanges = median(walk.changes);
-  const walkTasks = median(walk.tasks);
-  lines.push(
-    `${engine}:`,
-    `  full walk (median of ${WALKS}): GET /tasks/changes ${walkChanges.toFixed(0)} ms, GET /tasks ${walkTasks.toFixed(0)} ms: ${(walkChanges / walkTasks).toFixed(2)}x` +
-      ` (per page ${pair(walk.changesPage)} vs ${pair(walk.tasksPage)}; all walks ${sum(walk.changes).toFixed(0)} vs ${sum(walk.tasks).toFixed(0)} ms)`,
-    `  empty poll ${pair(poll.empty)} vs GET /me ${pair(poll.me)}: ${(poll.empty.p50 / poll.me.p50).toFixed(2)}x at p50, ${(poll.empty.p99 / poll.me.p99).toFixed(2)}x at p99`,
-  );
-  for (const op of ['POST', 'PATCH', 'DELETE'] as const) {
-    const { recorded, baseline, api } = writes[op];
-    const extra = recorded.p50 - baseline.p50;
+
+async function report(): Promise<string> {
+  const lines = [
+    `Change feed: ${TASKS} tasks, pages of ${PAGE}; ${WALKS} walks of each kind page by page in turn; ${POLLS} empty polls in turn with GET /me;`,
+    `${WRITES} rounds of POST + PATCH + DELETE, recorded vs recording nothing (bare node:http, same service and database) and through the API. p50 / p99.`,
+  ];
+  for (const engine of ['sqlite', 'postgres'] as const) {
+    const figures = await benchEngine(engine);
+    const { walk, poll, writes } = figures;
+    const walkChanges = median(walk.changes);
+    const walkTasks = median(walk.tasks);
     lines.push(
-      `  ${op.padEnd(6)} recorded ${pair(recorded)}, recording nothing ${pair(baseline)}: +${ms(extra)} at p50 (${((recorded.p50 / baseline.p50 - 1) * 100).toFixed(1)}% of the bare request,` +
-        ` ${((extra / api.p50) * 100).toFixed(1)}% of the API's ${ms(api.p50)})`,
+      `${engine}:`,
+      `  full walk (median of ${WALKS}): GET /tasks/changes ${walkChanges.toFixed(0)} ms, GET /tasks ${walkTasks.toFixed(0)} ms: ${(walkChanges / walkTasks).toFixed(2)}x` +
+        ` (per page ${pair(walk.changesPage)} vs ${pair(walk.tasksPage)}; all walks ${sum(walk.changes).toFixed(0)} vs ${sum(walk.tasks).toFixed(0)} ms)`,
+      `  empty poll ${pair(poll.empty)} vs GET /me ${pair(poll.me)}: ${(poll.empty.p50 / poll.me.p50).toFixed(2)}x at p50, ${(poll.empty.p99 / poll.me.p99).toFixed(2)}x at p99`,
     );
+    for (const op of ['POST', 'PATCH', 'DELETE'] as const) {
+      const { recorded, baseline, api } = writes[op];
+      const extra = recorded.p50 - baseline.p50;
+      lines.push(
+        `  ${op.padEnd(6)} recorded ${pair(recorded)}, recording nothing ${pair(baseline)}: +${ms(extra)} at p50 (${((recorded.p50 / baseline.p50 - 1) * 100).toFixed(1)}% of the bare request,` +
+          ` ${((extra / api.p50) * 100).toFixed(1)}% of the API's ${ms(api.p50)})`,
+      );
+    }
   }
+  return `${lines.join('\n')}\n`;
 }
-process.stdout.write(`${lines.join('\n')}\n`);
-process.exit(0);
+
+if (process.argv.includes('--serve-poll')) {
+  await servePoll();
+} else if (process.argv.includes('--profile')) {
+  await profilePoll();
+  process.exit(0);
+} else {
+  process.stdout.write(await report());
+  process.exit(0);
+}

@@ -79,6 +79,37 @@ describe('taskctl tasks', () => {
     expect(forged.stderr).toContain('/query/cursor: is not a cursor a page of this feed issued');
   });
 
+  it('edit, done and rm with --if-match apply only to the version named; a 412 says which version the task is at now, and changes nothing', async () => {
+    type Versioned = Task & { version: number };
+    const task = await cliJson<Versioned>(['tasks', 'add', 'Shared', 'plan'], as);
+    expect(task.version).toBe(1);
+    const renamed = await runCli(['tasks', 'edit', task.id, '--title', 'Shared plan v2', '--if-match', '1'], as);
+    expect(renamed.code, renamed.stderr).toBe(0);
+    expect(renamed.stdout).toContain(`Updated task ${task.id}: Shared plan v2 (version 2)`);
+
+    const lost = await runCli(['tasks', 'edit', task.id, '--title', 'A lost update', '--if-match', '1'], as);
+    expect(lost.code).toBe(1);
+    expect(lost.stderr).toContain(`Task ${task.id} was not changed: it is at version 2 now, not version 1 that --if-match names.`);
+    expect(lost.stderr).toContain('--if-match 2');
+    const lostDone = await runCli(['tasks', 'done', task.id, '--if-match', '"1"'], as);
+    expect(lostDone.code).toBe(1);
+    expect(lostDone.stderr).toContain('it is at version 2 now, not version 1');
+    expect(await cliJson<Versioned>(['tasks', 'show', task.id], as)).toMatchObject({ title: 'Shared plan v2', status: 'open', version: 2 });
+    expect((await runCli(['tasks', 'show', task.id], as)).stdout).toMatch(/Version\s+2/);
+
+    expect(await cliJson<Versioned>(['tasks', 'done', task.id, '--if-match', '"2"'], as)).toMatchObject({ status: 'completed', version: 3 });
+    const keptByRm = await runCli(['tasks', 'rm', task.id, '--if-match', '2'], as);
+    expect(keptByRm.code).toBe(1);
+    expect(keptByRm.stderr).toContain(`Task ${task.id} was not deleted: it is at version 3 now, not version 2 that --if-match names.`);
+    expect((await cliJson<Versioned>(['tasks', 'show', task.id], as)).version).toBe(3);
+    expect(await cliJson(['tasks', 'rm', task.id, '--if-match', '3'], as)).toEqual({ id: task.id, deleted: true });
+
+    const anyVersion = await cliJson<Versioned>(['tasks', 'add', 'Anything goes'], as);
+    await cliJson(['tasks', 'edit', anyVersion.id, '--priority', '1'], as);
+    expect(await cliJson(['tasks', 'rm', anyVersion.id, '--if-match', '*'], as)).toEqual({ id: anyVersion.id, deleted: true });
+    for (const command of ['edit', 'done', 'rm']) expect((await runCli(['tasks', command, '--help'], as)).stdout).toContain('--if-match <version>');
+  });
+
   it('lists one page as a table or the API JSON, and walks every page with --all', async () => {
     const titles = Array.from({ length: 7 }, (_, i) => `listed ${i}`);
     for (const title of titles) await cliJson(['tasks', 'add', title], as);
@@ -107,6 +138,8 @@ describe('taskctl tasks', () => {
       [['tasks', 'list', '--status', 'later'], /Allowed choices are open, completed, all/],
       [['tasks', 'frobnicate'], /unknown command/],
       [['tasks', 'show'], /missing required argument/],
+      [['tasks', 'rm', '00000000-0000-4000-8000-000000000000', '--if-match', 'W/"3"'], /--if-match takes a task's version \(3\) or its ETag \("3"\)/],
+      [['tasks', 'edit', '00000000-0000-4000-8000-000000000000', '--title', 'x', '--if-match', 'latest'], /--if-match takes/],
     ];
     for (const [args, message] of cases) {
       const run = await runCli(args, as);

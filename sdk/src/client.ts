@@ -2,7 +2,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import type { components, operations, paths } from './api.js';
 import { firstPartyRefresh } from './first-party-refresh.js';
 import { createOAuthFlow, type AuthorizationParams, type ExchangeParams, type OAuthFlow, type OAuthOptions } from './oauth.js';
-import { settle, type Result } from './result.js';
+import { settle, settleRead, type NotModified, type ReadResult, type Result } from './result.js';
 import { withRetry, type RetryOptions } from './retry.js';
 import { Session, type IssuedTokens, type Tokens } from './session.js';
 
@@ -16,7 +16,7 @@ function defined<T extends object>(value: Loose<T>): T {
   return Object.fromEntries(Object.entries(value).filter((entry) => entry[1] !== undefined)) as T;
 }
 
-export type { Result };
+export type { NotModified, ReadResult, Result };
 
 export interface TaskClientOptions extends Tokens {
   baseUrl: string;
@@ -120,13 +120,16 @@ export function createTaskClient(options: TaskClientOptions) {
     /** With an `idempotencyKey` a repeated create (and a retried one) makes one task. */
     createTask: (body: Schemas['TaskCreate'], call: CallOptions & { idempotencyKey?: string | undefined } = {}) =>
       settle(api.POST('/tasks', { body, params: { header: defined({ 'Idempotency-Key': call.idempotencyKey }) }, ...init(call) })),
-    getTask: (taskId: string, call?: CallOptions) => settle(api.GET('/tasks/{taskId}', { params: { path: { taskId } }, ...init(call) })),
+    getTask: ((taskId: string, call: CallOptions & ConditionalRead = {}) =>
+      settleRead(
+        api.GET('/tasks/{taskId}', { params: { path: { taskId }, header: entityTagHeader('If-None-Match', call.ifNoneMatch) }, ...init(call) }),
+      )) as GetTask,
     /** With `ifMatch` (an `etag`, or a task's `version`) the change applies only to that version: else 412 PRECONDITION_FAILED. */
     updateTask: (taskId: string, body: Schemas['TaskUpdate'], call: CallOptions & Conditional = {}) =>
-      settle(api.PATCH('/tasks/{taskId}', { params: { path: { taskId }, header: ifMatchHeader(call.ifMatch) }, body, ...init(call) })),
+      settle(api.PATCH('/tasks/{taskId}', { params: { path: { taskId }, header: entityTagHeader('If-Match', call.ifMatch) }, body, ...init(call) })),
     /** With `ifMatch` (an `etag`, or a task's `version`) only that version is deleted: else 412 PRECONDITION_FAILED. */
     deleteTask: (taskId: string, call: CallOptions & Conditional = {}) =>
-      settle(api.DELETE('/tasks/{taskId}', { params: { path: { taskId }, header: ifMatchHeader(call.ifMatch) }, ...init(call) })),
+      settle(api.DELETE('/tasks/{taskId}', { params: { path: { taskId }, header: entityTagHeader('If-Match', call.ifMatch) }, ...init(call) })),
     /** One page of the change feed: without `cursor` an initial sync, else the changes since that `nextCursor`. */
     listTaskChanges: (query: Loose<Query<'listTaskChanges'>> = {}, call?: CallOptions) =>
       settle(api.GET('/tasks/changes', { params: { query: defined(query) }, ...init(call) })),
@@ -210,13 +213,29 @@ export function createTaskClient(options: TaskClientOptions) {
 
 export type TaskClient = ReturnType<typeof createTaskClient>;
 
+/**
+ * One task. With `ifNoneMatch` (the `etag` of the copy held, or its `version`) a task still at that
+ * version answers `{ notModified: true }` (a 304, no body: keep the copy); else the task, as without it.
+ */
+export interface GetTask {
+  (taskId: string, call?: CallOptions & { ifNoneMatch?: undefined }): Promise<Result<Schemas['Task']>>;
+  (taskId: string, call: CallOptions & ConditionalRead): Promise<ReadResult<Schemas['Task']>>;
+}
+
+/** A conditional read's option. */
+export interface ConditionalRead {
+  /** The `etag` of the copy the caller holds, as an answer gave it (`"3"`), or its `version` (3). */
+  ifNoneMatch?: string | number | undefined;
+}
+
 /** A conditional write's option. */
 export interface Conditional {
   /** The task's `etag` as an answer gave it (`"3"`), or its `version` (3). */
   ifMatch?: string | number | undefined;
 }
 
-function ifMatchHeader(ifMatch: string | number | undefined): { 'If-Match'?: string } {
-  if (ifMatch === undefined) return {};
-  return { 'If-Match': typeof ifMatch === 'number' ? `"${ifMatch}"` : ifMatch };
+/** An `etag` as given, or a `version` as the strong tag the server sends for it (`"3"`). */
+function entityTagHeader<Name extends 'If-Match' | 'If-None-Match'>(name: Name, tag: string | number | undefined): { [N in Name]?: string } {
+  if (tag === undefined) return {};
+  return { [name]: typeof tag === 'number' ? `"${tag}"` : tag } as { [N in Name]?: string };
 }

@@ -9,8 +9,36 @@ export type Result<T> =
   | { data: T; error?: undefined; response: Response; rateLimit: RateLimitWindow[]; etag?: string | undefined }
   | { data?: undefined; error: TaskApiError; response: Response; rateLimit: RateLimitWindow[]; etag?: string | undefined };
 
-export async function settle<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<Result<T>> {
-  const { data, error, response } = await call;
+/**
+ * A conditional read's answer: the data, an error, or (`notModified: true`) word that the copy the
+ * caller holds, the one its `ifNoneMatch` named, is still current (a 304, no body).
+ */
+export type ReadResult<T> = (Result<T> & { notModified?: false }) | NotModified;
+
+export interface NotModified {
+  notModified: true;
+  data?: undefined;
+  error?: undefined;
+  response: Response;
+  rateLimit: RateLimitWindow[];
+  /** The current version's ETag: the one `ifNoneMatch` named. */
+  etag?: string | undefined;
+}
+
+type Answer<T> = { data?: T; error?: unknown; response: Response };
+
+export async function settle<T>(call: Promise<Answer<T>>): Promise<Result<T>> {
+  return settled(await call);
+}
+
+/** As `settle`, and a 304 is `{ notModified: true }`: neither data nor an error. */
+export async function settleRead<T>(call: Promise<Answer<T>>): Promise<ReadResult<T>> {
+  const answer = await call;
+  if (answer.response.status !== 304) return settled(answer);
+  return withEtag({ notModified: true as const, response: answer.response, rateLimit: rateLimitOf(answer.response.headers) });
+}
+
+async function settled<T>({ data, error, response }: Answer<T>): Promise<Result<T>> {
   if (response.ok) return succeeded(data as T, response);
   return failure(response, error);
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { compiledQuery } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
 import { COLUMNS, type ExpectedVersions, type TaskRow } from './tasks.repository.js';
 
@@ -24,20 +25,7 @@ export async function listChangesAfter(
   accountId: string,
   page: { after: number; limit: number; withTombstones: boolean },
 ): Promise<FeedRow[]> {
-  const taskColumns = COLUMNS.join(', ');
-  const tasks = `select 'upserted' as change_kind, ${taskColumns}, cast(null as ${bigint(db)}) as deleted_at
-    from tasks where account_id = ? and change_seq > ? order by change_seq limit ?`;
-  const taskBindings = [accountId, page.after, page.limit];
-  if (!page.withTombstones) return rowsOf(await db.raw(tasks, taskBindings));
-
-  const tombstoneColumns = COLUMNS.map((column) => (column in TOMBSTONE_COLUMNS ? `${TOMBSTONE_COLUMNS[column]} as ${column}` : `cast(null as ${NULL_TYPES[column]}) as ${column}`));
-  const tombstones = `select 'deleted' as change_kind, ${tombstoneColumns.join(', ')}, deleted_at
-    from task_tombstones where account_id = ? and change_seq > ? order by change_seq limit ?`;
-  const result: unknown = await db.raw(
-    `select * from (${tasks}) as changed_tasks union all select * from (${tombstones}) as deleted_tasks order by change_seq limit ?`,
-    [...taskBindings, accountId, page.after, page.limit, page.limit],
-  );
-  return rowsOf(result);
+  return (page.withTombstones ? changesWithTombstones : changedTasks).all(db, [accountId, page.after, page.limit]);
 }
 
 /**
@@ -70,7 +58,7 @@ export async function deleteLeavingTombstone(trx: Knex.Transaction, deletion: Ta
  * so when it is still a cursor's, nothing has changed since: an empty poll reads one row by key.
  */
 export async function lastChangeNumber(db: Knex, accountId: string): Promise<number | undefined> {
-  const row: { task_change_seq: number } | undefined = await db('accounts').select('task_change_seq').where('id', accountId).first();
+  const row = await lastNumberOf.first(db, [accountId]);
   return row === undefined ? undefined : Number(row.task_change_seq);
 }
 
@@ -78,6 +66,32 @@ export async function lastChangeNumber(db: Knex, accountId: string): Promise<num
 export async function purgeTombstones(db: Knex, accountId: string, before: number): Promise<number> {
   return db('task_tombstones').where('account_id', accountId).andWhere('deleted_at', '<', before).delete();
 }
+
+type FeedParams = [accountId: string, after: number, limit: number];
+
+// The feed's reads are compiled once (src/platform/compiled-query.ts): an empty poll is one read by key,
+// and knex's building and preparing it again on every poll cost as much as the read (docs/change-feed.md).
+const lastNumberOf = compiledQuery<[string], { task_change_seq: number }>((db, $) => db('accounts').select('task_change_seq').where('id', $(0)).limit(1));
+
+const changedTasksSql = (db: Knex) => `select 'upserted' as change_kind, ${COLUMNS.join(', ')}, cast(null as ${bigint(db)}) as deleted_at
+  from tasks where account_id = ? and change_seq > ? order by change_seq limit ?`;
+
+const changedTasks = compiledQuery<FeedParams, FeedRow>((db, $) => db.raw(changedTasksSql(db), [$(0), $(1), $(2)]));
+
+const changesWithTombstones = compiledQuery<FeedParams, FeedRow>((db, $) => {
+  const tombstoneColumns = COLUMNS.map((column) => (column in TOMBSTONE_COLUMNS ? `${TOMBSTONE_COLUMNS[column]} as ${column}` : `cast(null as ${NULL_TYPES[column]}) as ${column}`));
+  const tombstones = `select 'deleted' as change_kind, ${tombstoneColumns.join(', ')}, deleted_at
+    from task_tombstones where account_id = ? and change_seq > ? order by change_seq limit ?`;
+  return db.raw(`select * from (${changedTasksSql(db)}) as changed_tasks union all select * from (${tombstones}) as deleted_tasks order by change_seq limit ?`, [
+    $(0),
+    $(1),
+    $(2),
+    $(0),
+    $(1),
+    $(2),
+    $(2),
+  ]);
+});
 
 const TOMBSTONE_COLUMNS: Record<string, string> = { id: 'task_id', account_id: 'account_id', change_seq: 'change_seq' };
 // PostgreSQL types a bare null in a subquery as text, which a union with a bigint column refuses.
@@ -99,8 +113,3 @@ const NULL_TYPES: Record<string, string> = {
 };
 
 const bigint = (db: Knex) => (isPostgres(db) ? 'bigint' : 'integer');
-
-/** pg answers { rows }, better-sqlite3 an array of rows. */
-function rowsOf(result: unknown): FeedRow[] {
-  return (Array.isArray(result) ? result : (result as { rows: FeedRow[] }).rows) as FeedRow[];
-}

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import type { components } from '@task-service/sdk';
 import type { Context } from '../context.js';
 import { usageError } from '../errors.js';
+import { IF_MATCH_HELP, ifMatchOption, unwrapConditional } from './if-match.js';
 import { when, type Column } from '../output.js';
 
 type Task = components['schemas']['Task'];
@@ -110,12 +111,18 @@ export function taskCommands(program: Command, run: WithContext): void {
     .option('--label <label>', 'replace the labels (repeat for several)', collect, [])
     .option('--clear-labels', 'remove every label')
     .addOption(new Option('--status <status>', 'open or completed').choices(['open', 'completed']))
-    .addHelpText('after', '\nExamples:\n  taskctl tasks edit <taskId> --priority 2 --due 2025-07-01\n  taskctl tasks edit <taskId> --status open')
+    .option('--if-match <version>', IF_MATCH_HELP)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  taskctl tasks edit <taskId> --priority 2 --due 2025-07-01\n  taskctl tasks edit <taskId> --status open\n' +
+        '  taskctl tasks edit <taskId> --title "Final report" --if-match 3   (refused, exit 1, if someone changed it since version 3)',
+    )
     .action(
-      run(async (context, taskId: string, options: EditOptions) => {
+      run(async (context, taskId: string, options: EditOptions & { ifMatch?: string }) => {
         const update = changes(options);
-        const task = await context.unwrap(await context.client().updateTask(taskId, update));
-        context.output.result(task, () => context.output.line(`Updated task ${task.id}: ${task.title}`));
+        const ifMatch = ifMatchOption(options.ifMatch);
+        const task = await unwrapConditional(context, await context.client().updateTask(taskId, update, { ifMatch }), { taskId, ifMatch, refused: 'changed' });
+        context.output.result(task, () => context.output.line(`Updated task ${task.id}: ${task.title} (version ${task.version})`));
       }),
     );
 
@@ -123,11 +130,13 @@ export function taskCommands(program: Command, run: WithContext): void {
     .command('done')
     .description('Mark a task completed')
     .argument('<taskId>', "the task's id")
-    .addHelpText('after', '\nExample:\n  taskctl tasks done <taskId>')
+    .option('--if-match <version>', IF_MATCH_HELP)
+    .addHelpText('after', '\nExamples:\n  taskctl tasks done <taskId>\n  taskctl tasks done <taskId> --if-match 2')
     .action(
-      run(async (context, taskId: string) => {
-        const task = await context.unwrap(await context.client().updateTask(taskId, { status: 'completed' }));
-        context.output.result(task, () => context.output.line(`Completed task ${task.id}: ${task.title}`));
+      run(async (context, taskId: string, options: { ifMatch?: string }) => {
+        const ifMatch = ifMatchOption(options.ifMatch);
+        const task = await unwrapConditional(context, await context.client().updateTask(taskId, { status: 'completed' }, { ifMatch }), { taskId, ifMatch, refused: 'changed' });
+        context.output.result(task, () => context.output.line(`Completed task ${task.id}: ${task.title} (version ${task.version})`));
       }),
     );
 
@@ -135,10 +144,12 @@ export function taskCommands(program: Command, run: WithContext): void {
     .command('rm')
     .description('Delete a task for good')
     .argument('<taskId>', "the task's id")
-    .addHelpText('after', '\nExample:\n  taskctl tasks rm <taskId>')
+    .option('--if-match <version>', IF_MATCH_HELP)
+    .addHelpText('after', '\nExamples:\n  taskctl tasks rm <taskId>\n  taskctl tasks rm <taskId> --if-match 4   (deletes nothing, exit 1, if it is no longer at version 4)')
     .action(
-      run(async (context, taskId: string) => {
-        await context.unwrap(await context.client().deleteTask(taskId));
+      run(async (context, taskId: string, options: { ifMatch?: string }) => {
+        const ifMatch = ifMatchOption(options.ifMatch);
+        await unwrapConditional(context, await context.client().deleteTask(taskId, { ifMatch }), { taskId, ifMatch, refused: 'deleted' });
         context.output.result({ id: taskId, deleted: true }, () => context.output.line(`Deleted task ${taskId}.`));
       }),
     );
@@ -208,6 +219,7 @@ function showTask(context: Context, task: Task): void {
     ['Title', task.title],
     ['Status', task.status + (task.completedAt ? ` (completed ${when(task.completedAt)})` : '')],
     ['Priority', String(task.priority)],
+    ['Version', String(task.version)],
     ['Due', when(task.dueAt) || '-'],
     ['Labels', task.labels.join(', ') || '-'],
     ['Source', task.source ? `${task.source.connectorType} ${task.source.externalId}${task.source.url ? ` ${task.source.url}` : ''}` : 'made here'],

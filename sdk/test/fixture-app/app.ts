@@ -64,4 +64,15 @@ export async function main(): Promise<void> {
   const pair: TokenPair | undefined = (await client.login({ email: 'ada@example.com', password: 'secret' })).data;
   show(usage, jobs.length, pair?.expiresIn);
   for await (const task of client.listAllTasks({ status: 'all' })) show(task.title);
+
+  // A plain read is data or an error; a conditional one may also be "not modified" (keep the copy held).
+  if (!first) return;
+  const plain = await client.getTask(first.id);
+  if (plain.error) return;
+  let held: { task: Task; etag: string | undefined } = { task: plain.data, etag: plain.etag };
+  const read = await client.getTask(first.id, { ifNoneMatch: held.etag ?? held.task.version });
+  if (read.notModified) show('unchanged', read.etag);
+  else if (read.error) show(read.error.code);
+  else held = { task: read.data, etag: read.etag };
+  await client.updateTask(first.id, { title: 'Renamed' }, { ifMatch: held.etag });
 }
