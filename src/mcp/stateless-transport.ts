@@ -60,6 +60,8 @@ export function createStatelessTransport<Context>(): StatelessTransport<Context>
       const id = ++lastId;
       inFlight.set(id, { clientId: request.id, context, answered });
       try {
+        // No requestInfo: the SDK's server keys logging levels by the Mcp-Session-Id header it would carry,
+        // and with one server for every client that map would keep every id a client made up.
         transport.onmessage?.({ ...request, id });
       } catch (error) {
         inFlight.delete(id);
