@@ -3,8 +3,11 @@
 // through GET /tasks (issue 12), and a `resources/read` of task://{id} against GET /tasks/{id} (issue 26).
 // Target: each MCP call costs at most 1.5x its REST call at p50.
 // Run alone: node --import tsx bench/mcp.bench.ts
+// Profile:   node --import tsx bench/mcp.bench.ts --profile  (resources/read of task://{id}, or BENCH_PROFILE_REQUEST
+//            one of PROFILED, under load in a server started with node --cpu-prof; BENCH_PROFILE_SECONDS, 20)
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,6 +18,8 @@ import { createService } from '../src/wiring.js';
 import { createAccessTokens } from '../src/auth/access-tokens.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
+import { runLoad, type LoadRequest } from './harness.js';
+import { summariseProfile } from './profile-summary.js';
 
 const TASKS = 500;
 const PAGE = 50;
@@ -22,31 +27,37 @@ const ROUNDS = 400;
 const WARM_UP = 50;
 const TARGET_RATIO = 1.5;
 
-const dir = mkdtempSync(join(tmpdir(), 'task-service-bench-mcp-'));
-const config = loadConfig({
-  NODE_ENV: 'production',
-  DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
-  JWT_SECRET: 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz',
-  CONNECTOR_SECRET_KEY: '0'.repeat(64),
-  RATE_LIMITS_ENABLED: 'false',
-  LOG_LEVEL: 'silent',
-});
-const { app, db, components } = await createService(config, createLogger('silent'));
-const server = await new Promise<Server>((resolve) => {
-  const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
-});
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const rest = new Client(base);
-const mcp = new Client(base);
+const PROFILE_CONNECTIONS = 4;
 
-try {
-  const registered = await rest.request({
+/** The service on a throwaway SQLite file, listening, with an account of TASKS tasks and its two tokens. */
+async function startBenchService() {
+  const dir = mkdtempSync(join(tmpdir(), 'task-service-bench-mcp-'));
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+    JWT_SECRET: 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz',
+    CONNECTOR_SECRET_KEY: '0'.repeat(64),
+    RATE_LIMITS_ENABLED: 'false',
+    LOG_LEVEL: 'silent',
+  });
+  const { app, db, components } = await createService(config, createLogger('silent'));
+  const server = await new Promise<Server>((resolve) => {
+    const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const stop = async () => {
+    server.closeAllConnections();
+    server.close();
+    await components.stop();
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const registered = await fetch(`${base}/auth/register`, {
     method: 'POST',
-    path: '/auth/register',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: `bench-${randomUUID()}@example.com`, password: 'correct horse battery staple' }),
   });
-  const restToken = ((await registered.body.json()) as { accessToken: string }).accessToken;
+  const restToken = ((await registered.json()) as { accessToken: string }).accessToken;
   const accountId = JSON.parse(Buffer.from(restToken.split('.')[1]!, 'base64url').toString()).sub as string;
   const now = Date.now() - TASKS;
   const taskIds = Array.from({ length: TASKS }, () => randomUUID());
@@ -64,85 +75,162 @@ try {
   const mcpToken = createAccessTokens({ secret: config.JWT_SECRET!, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, lifetimeSeconds: 3600 }).sign({
     accountId, clientId: 'bench-mcp-host', scopes: ['tasks:read'], sessionId: randomUUID(), audience: `${base}/mcp`,
   });
-
-  const mcpHeaders = { authorization: `Bearer ${mcpToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
-  /** One JSON-RPC request to /mcp: its time and its result (throws on an error answer). */
-  const mcpRequest = async (id: number, method: string, params: Record<string, unknown>) => {
-    const started = performance.now();
-    const res = await mcp.request({ method: 'POST', path: '/mcp', headers: mcpHeaders, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) });
-    const text = await res.body.text();
-    const elapsed = performance.now() - started;
-    const answer = JSON.parse(text) as { result?: Record<string, unknown> & { isError?: boolean } };
-    if (res.statusCode !== 200 || !answer.result || answer.result.isError) throw new Error(`POST /mcp ${method} answered ${res.statusCode}: ${text.slice(0, 300)}`);
-    return { elapsed, result: answer.result };
-  };
-  const restRequest = async (path: string) => {
-    const started = performance.now();
-    const res = await rest.request({ method: 'GET', path, headers: { authorization: `Bearer ${restToken}` } });
-    const text = await res.body.text();
-    const elapsed = performance.now() - started;
-    if (res.statusCode !== 200) throw new Error(`GET ${path} answered ${res.statusCode}: ${text}`);
-    return { elapsed, body: JSON.parse(text) as Record<string, unknown> };
-  };
-
-  const pairs: Pair[] = [
-    {
-      rest: 'GET /tasks',
-      mcp: 'POST /mcp list_tasks',
-      restCall: async () => {
-        const { elapsed, body } = await restRequest(`/tasks?limit=${PAGE}`);
-        return { elapsed, check: (body.items as unknown[]).length === PAGE };
-      },
-      mcpCall: async (id) => {
-        const { elapsed, result } = await mcpRequest(id, 'tools/call', { name: 'list_tasks', arguments: { limit: PAGE } });
-        return { elapsed, check: ((result.structuredContent as { items: unknown[] }).items).length === PAGE };
-      },
-    },
-    {
-      rest: 'GET /tasks/{id}',
-      mcp: 'resources/read task://',
-      restCall: async (id) => {
-        const taskId = taskIds[id % TASKS]!;
-        const { elapsed, body } = await restRequest(`/tasks/${taskId}`);
-        return { elapsed, check: body.id === taskId };
-      },
-      mcpCall: async (id) => {
-        const taskId = taskIds[id % TASKS]!;
-        const { elapsed, result } = await mcpRequest(id, 'resources/read', { uri: `task://${taskId}` });
-        const [contents] = result.contents as { text: string }[];
-        return { elapsed, check: (JSON.parse(contents!.text) as { id: string }).id === taskId };
-      },
-    },
-  ];
-
-  const lines = [`MCP vs REST, ${TASKS} tasks, SQLite, ${ROUNDS} calls each after ${WARM_UP} warm-up, one keep-alive connection each, same process (list: a page of ${PAGE}).`];
-  for (const pair of pairs) {
-    const samples = { rest: [] as number[], mcp: [] as number[] };
-    for (let round = 0; round < WARM_UP + ROUNDS; round++) {
-      // Taking turns, and which goes first too: a busy moment of this shared machine falls on both alike.
-      const [a, b] = round % 2 ? [await pair.restCall(round), await pair.mcpCall(round)] : await mcpFirst(pair, round);
-      if (!a!.check || !b!.check) throw new Error(`${pair.rest} / ${pair.mcp}: an answer was not the one asked for`);
-      if (round >= WARM_UP) {
-        samples.rest.push(a!.elapsed);
-        samples.mcp.push(b!.elapsed);
-      }
-    }
-    const ratio = percentile(samples.mcp, 0.5) / percentile(samples.rest, 0.5);
-    lines.push(
-      `  ${pair.rest.padEnd(24)} p50 ${percentile(samples.rest, 0.5).toFixed(2)} ms  p99 ${percentile(samples.rest, 0.99).toFixed(2)} ms`,
-      `  ${pair.mcp.padEnd(24)} p50 ${percentile(samples.mcp, 0.5).toFixed(2)} ms  p99 ${percentile(samples.mcp, 0.99).toFixed(2)} ms`,
-      `  MCP : REST at p50 ${ratio.toFixed(2)}x (target <= ${TARGET_RATIO}x): ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`,
-    );
-  }
-  process.stdout.write(lines.join('\n') + '\n');
-} finally {
-  await Promise.all([rest.close(), mcp.close()]);
-  server.close();
-  await components.stop();
-  await db.destroy();
-  rmSync(dir, { recursive: true, force: true });
+  return { base, restToken, mcpToken, taskIds, stop };
 }
-process.exit(0);
+
+type BenchService = Awaited<ReturnType<typeof startBenchService>>;
+type Served = Omit<BenchService, 'stop'>;
+
+const mcpHeadersFor = (mcpToken: string) => ({
+  authorization: `Bearer ${mcpToken}`,
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-11-25',
+});
+const rpc = (method: string, params: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+
+/** The requests --profile can load the server with, each the same call again and again. */
+const PROFILED: Record<string, (served: Served) => LoadRequest> = {
+  'resources/read': ({ mcpToken, taskIds }) => ({ method: 'POST', path: '/mcp', headers: mcpHeadersFor(mcpToken), body: rpc('resources/read', { uri: `task://${taskIds[0]}` }) }),
+  'GET /tasks/{id}': ({ restToken, taskIds }) => ({ path: `/tasks/${taskIds[0]}`, headers: { authorization: `Bearer ${restToken}` } }),
+  list_tasks: ({ mcpToken }) => ({ method: 'POST', path: '/mcp', headers: mcpHeadersFor(mcpToken), body: rpc('tools/call', { name: 'list_tasks', arguments: { limit: PAGE } }) }),
+  'GET /tasks': ({ restToken }) => ({ path: `/tasks?limit=${PAGE}`, headers: { authorization: `Bearer ${restToken}` } }),
+};
+
+if (process.argv.includes('--serve')) {
+  await serveForProfile();
+} else if (process.argv.includes('--profile')) {
+  await profileRequest();
+  process.exit(0);
+} else {
+  await compare();
+  process.exit(0);
+}
+
+/** The pairs, taking turns on one keep-alive connection each, in this process. */
+async function compare(): Promise<void> {
+  const { base, restToken, mcpToken, taskIds, stop } = await startBenchService();
+  const rest = new Client(base);
+  const mcp = new Client(base);
+
+  try {
+    const mcpHeaders = mcpHeadersFor(mcpToken);
+    /** One JSON-RPC request to /mcp: its time and its result (throws on an error answer). */
+    const mcpRequest = async (id: number, method: string, params: Record<string, unknown>) => {
+      const started = performance.now();
+      const res = await mcp.request({ method: 'POST', path: '/mcp', headers: mcpHeaders, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) });
+      const text = await res.body.text();
+      const elapsed = performance.now() - started;
+      const answer = JSON.parse(text) as { result?: Record<string, unknown> & { isError?: boolean } };
+      if (res.statusCode !== 200 || !answer.result || answer.result.isError) throw new Error(`POST /mcp ${method} answered ${res.statusCode}: ${text.slice(0, 300)}`);
+      return { elapsed, result: answer.result };
+    };
+    const restRequest = async (path: string) => {
+      const started = performance.now();
+      const res = await rest.request({ method: 'GET', path, headers: { authorization: `Bearer ${restToken}` } });
+      const text = await res.body.text();
+      const elapsed = performance.now() - started;
+      if (res.statusCode !== 200) throw new Error(`GET ${path} answered ${res.statusCode}: ${text}`);
+      return { elapsed, body: JSON.parse(text) as Record<string, unknown> };
+    };
+
+    const pairs: Pair[] = [
+      {
+        rest: 'GET /tasks',
+        mcp: 'POST /mcp list_tasks',
+        restCall: async () => {
+          const { elapsed, body } = await restRequest(`/tasks?limit=${PAGE}`);
+          return { elapsed, check: (body.items as unknown[]).length === PAGE };
+        },
+        mcpCall: async (id) => {
+          const { elapsed, result } = await mcpRequest(id, 'tools/call', { name: 'list_tasks', arguments: { limit: PAGE } });
+          return { elapsed, check: ((result.structuredContent as { items: unknown[] }).items).length === PAGE };
+        },
+      },
+      {
+        rest: 'GET /tasks/{id}',
+        mcp: 'resources/read task://',
+        restCall: async (id) => {
+          const taskId = taskIds[id % TASKS]!;
+          const { elapsed, body } = await restRequest(`/tasks/${taskId}`);
+          return { elapsed, check: body.id === taskId };
+        },
+        mcpCall: async (id) => {
+          const taskId = taskIds[id % TASKS]!;
+          const { elapsed, result } = await mcpRequest(id, 'resources/read', { uri: `task://${taskId}` });
+          const [contents] = result.contents as { text: string }[];
+          return { elapsed, check: (JSON.parse(contents!.text) as { id: string }).id === taskId };
+        },
+      },
+    ];
+
+    const lines = [`MCP vs REST, ${TASKS} tasks, SQLite, ${ROUNDS} calls each after ${WARM_UP} warm-up, one keep-alive connection each, same process (list: a page of ${PAGE}).`];
+    for (const pair of pairs) {
+      const samples = { rest: [] as number[], mcp: [] as number[] };
+      for (let round = 0; round < WARM_UP + ROUNDS; round++) {
+        // Taking turns, and which goes first too: a busy moment of this shared machine falls on both alike.
+        const [a, b] = round % 2 ? [await pair.restCall(round), await pair.mcpCall(round)] : await mcpFirst(pair, round);
+        if (!a!.check || !b!.check) throw new Error(`${pair.rest} / ${pair.mcp}: an answer was not the one asked for`);
+        if (round >= WARM_UP) {
+          samples.rest.push(a!.elapsed);
+          samples.mcp.push(b!.elapsed);
+        }
+      }
+      const ratio = percentile(samples.mcp, 0.5) / percentile(samples.rest, 0.5);
+      lines.push(
+        `  ${pair.rest.padEnd(24)} p50 ${percentile(samples.rest, 0.5).toFixed(2)} ms  p99 ${percentile(samples.rest, 0.99).toFixed(2)} ms`,
+        `  ${pair.mcp.padEnd(24)} p50 ${percentile(samples.mcp, 0.5).toFixed(2)} ms  p99 ${percentile(samples.mcp, 0.99).toFixed(2)} ms`,
+        `  MCP : REST at p50 ${ratio.toFixed(2)}x (target <= ${TARGET_RATIO}x): ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`,
+      );
+    }
+    process.stdout.write(lines.join('\n') + '\n');
+  } finally {
+    await Promise.all([rest.close(), mcp.close()]);
+    await stop();
+  }
+}
+
+/** The server of --profile, in its own process (started with node --cpu-prof): sends what to load it with over IPC. */
+async function serveForProfile(): Promise<void> {
+  const { stop, ...served } = await startBenchService();
+  process.on('message', (message) => {
+    // The monotonic clock V8's profiler stamps its samples with, in µs: where the load starts.
+    if (message === 'clock') process.send?.({ clockUs: Number(process.hrtime.bigint() / 1000n) });
+  });
+  process.on('SIGTERM', () => void stop().finally(() => process.exit(0)));
+  process.send?.({ served });
+}
+
+/** One request of PROFILED under load (autocannon, in this process) in a server started with node --cpu-prof; the profile's summary. */
+async function profileRequest(): Promise<void> {
+  const name = process.env.BENCH_PROFILE_REQUEST ?? 'resources/read';
+  const requestFor = PROFILED[name];
+  if (!requestFor) throw new Error(`BENCH_PROFILE_REQUEST: one of ${Object.keys(PROFILED).join(', ')}`);
+  const seconds = Number(process.env.BENCH_PROFILE_SECONDS ?? 20);
+  const profileDir = mkdtempSync(join(tmpdir(), 'mcp-profile-'));
+  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200', '--import', 'tsx', new URL(import.meta.url).pathname, '--serve'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const served = await new Promise<Served>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    child.once('message', (message: { served: Served }) => resolve(message.served));
+  });
+  const request = requestFor(served);
+  await runLoad(served.base, request, { connections: PROFILE_CONNECTIONS, seconds: 2 });
+  const clockUs = await new Promise<number>((resolve) => {
+    child.once('message', (message: { clockUs: number }) => resolve(message.clockUs));
+    child.send('clock');
+  });
+  const result = await runLoad(served.base, request, { connections: PROFILE_CONNECTIONS, seconds });
+  child.removeAllListeners('exit');
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+  // The main thread's profile (thread 0): tsx's module hooks run in a worker thread that writes one of its own.
+  const file = readdirSync(profileDir).find((entry) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(entry))!;
+  process.stdout.write(`${name}, SQLite, ${PROFILE_CONNECTIONS} connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${join(profileDir, file)} (the load's samples only)\n`);
+  process.stdout.write(summariseProfile(join(profileDir, file), { fromUs: clockUs }));
+}
 
 interface Timed {
   elapsed: number;

@@ -1,7 +1,5 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -12,6 +10,7 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   type Implementation,
+  type RequestId,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { callerOf, type Caller } from '../http/caller.js';
@@ -20,6 +19,7 @@ import { AppError } from '../platform/errors.js';
 import type { Complete } from './completions.js';
 import type { Prompts } from './prompt-gets.js';
 import type { Resources } from './resource-reads.js';
+import { createStatelessTransport } from './stateless-transport.js';
 import type { ToolCalls } from './tool-calls.js';
 
 /** What /mcp serves: the tools, the resources, the prompts and the completions of their arguments. */
@@ -48,33 +48,36 @@ const INSTRUCTIONS =
   'A refused call answers with `code` in its structured content; on RATE_LIMIT_EXCEEDED wait `retryAfterSeconds` before calling again. ' +
   'Resources: task://{taskId} (one task), tasks://open (the open tasks, a page at a time) and usage://me (caps and budgets), as the REST API answers them.';
 
+/** Who a message of /mcp runs for, and the rate-limit refusal that stands in for a tool call. */
+interface CallContext {
+  caller: Caller;
+  refusal?: AppError;
+}
+
 /**
  * POST /mcp, the handle step of its route (after the caller is identified and the budgets are spent):
- * a stateless Streamable HTTP server (a fresh SDK server and transport per request, as the SDK requires
- * without sessions). `renderRefusal`, the route's MCP-style renderer, turns a spent-out budget into the
- * tool result of a `tools/call`.
+ * one SDK server, its handlers registered once, for every request; stateless (stateless-transport.ts),
+ * each request's handler reads its caller from the POST it came in.
  */
 export function createMcpHandlers({ tools, resources, prompts, complete }: McpFeatures, serverInfo: Implementation): { handle: RequestHandler; renderRefusal: ErrorRequestHandler } {
-  // Shared: left to itself, every SDK server builds an Ajv of its own, which costs more than the rest of a call.
-  const jsonSchemaValidator = new AjvJsonSchemaValidator();
+  const { transport, answer, contextOf } = createStatelessTransport<CallContext>();
+  const server = new Server(serverInfo, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS });
+  const callerOfRequest = (extra: { requestId: RequestId }) => contextOf(extra.requestId).caller;
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.listed] }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const { caller, refusal } = contextOf(extra.requestId);
+    return tools.call(request.params.name, request.params.arguments, caller, refusal);
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, (request, extra) => resources.list(request.params?.cursor, callerOfRequest(extra)));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [...resources.templates] }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => resources.read(request.params.uri, callerOfRequest(extra)));
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [...prompts.listed] }));
+  server.setRequestHandler(GetPromptRequestSchema, (request, extra) => prompts.get(request.params.name, request.params.arguments, callerOfRequest(extra)));
+  server.setRequestHandler(CompleteRequestSchema, (request, extra) => complete(request.params, callerOfRequest(extra)));
+  const connected = server.connect(transport);
   const serve = async (req: Request, res: Response, caller: Caller, refusal?: AppError) => {
-    const server = new Server(serverInfo, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, jsonSchemaValidator });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.listed] }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => tools.call(request.params.name, request.params.arguments, caller, refusal));
-    server.setRequestHandler(ListResourcesRequestSchema, (request) => resources.list(request.params?.cursor, caller));
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [...resources.templates] }));
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => resources.read(request.params.uri, caller));
-    server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [...prompts.listed] }));
-    server.setRequestHandler(GetPromptRequestSchema, (request) => prompts.get(request.params.name, request.params.arguments, caller));
-    server.setRequestHandler(CompleteRequestSchema, (request) => complete(request.params, caller));
-    // One JSON answer per POST, no event stream: everything answers at once and sends no notifications.
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    await connected;
+    await answer(req, res, { caller, refusal });
   };
 
   const renderRefusal: ErrorRequestHandler = async function renderRefusedToolCall(err: unknown, req, res, next) {
