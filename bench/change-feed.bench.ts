@@ -11,7 +11,7 @@
 //            on SQLite under load in a server started with node --cpu-prof; BENCH_PROFILE_SECONDS)
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ import { isPostgres, type Db } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createService } from '../src/wiring.js';
 import { BENCH_JWT_SECRET, createDatabase, runLoad, type Engine } from './harness.js';
-import { summariseProfile } from './profile-summary.js';
+import { mainThreadProfile, summariseProfile } from './profile-summary.js';
 import { createChangeCursors } from '../src/tasks/change-cursor.js';
 import { createTaskChangeRecorder, type TaskChangeRecorder } from '../src/tasks/task-changes.js';
 import { createTasksService, type TasksService } from '../src/tasks/tasks.service.js';
@@ -333,9 +333,9 @@ async function profilePoll(): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
-  const file = readdirSync(profileDir).find((entry) => entry.endsWith('.cpuprofile'))!;
-  process.stdout.write(`${name}, SQLite, 10 connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${join(profileDir, file)} (the load's samples only)\n`);
-  process.stdout.write(summariseProfile(join(profileDir, file), { fromUs: clockUs }));
+  const file = mainThreadProfile(profileDir);
+  process.stdout.write(`${name}, SQLite, 10 connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${file} (the load's samples only)\n`);
+  process.stdout.write(summariseProfile(file, { fromUs: clockUs }));
 }
 
 const ms = (value: number) => `${value.toFixed(2)} ms`;

@@ -7,7 +7,7 @@
 //            one of PROFILED, under load in a server started with node --cpu-prof; BENCH_PROFILE_SECONDS, 20)
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,7 @@ import { createAccessTokens } from '../src/auth/access-tokens.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
 import { runLoad, type LoadRequest } from './harness.js';
-import { summariseProfile } from './profile-summary.js';
+import { mainThreadProfile, summariseProfile } from './profile-summary.js';
 
 const TASKS = 500;
 const PAGE = 50;
@@ -227,9 +227,9 @@ async function profileRequest(): Promise<void> {
   child.kill('SIGTERM');
   await exited;
   // The main thread's profile (thread 0): tsx's module hooks run in a worker thread that writes one of its own.
-  const file = readdirSync(profileDir).find((entry) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(entry))!;
-  process.stdout.write(`${name}, SQLite, ${PROFILE_CONNECTIONS} connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${join(profileDir, file)} (the load's samples only)\n`);
-  process.stdout.write(summariseProfile(join(profileDir, file), { fromUs: clockUs }));
+  const file = mainThreadProfile(profileDir);
+  process.stdout.write(`${name}, SQLite, ${PROFILE_CONNECTIONS} connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${file} (the load's samples only)\n`);
+  process.stdout.write(summariseProfile(file, { fromUs: clockUs }));
 }
 
 interface Timed {

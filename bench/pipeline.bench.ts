@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +31,7 @@ import {
   type Engine,
   type LoadRequest,
 } from './harness.js';
-import { summariseProfile } from './profile-summary.js';
+import { mainThreadProfile, summariseProfile } from './profile-summary.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 2);
@@ -266,9 +266,9 @@ async function profileRequest(): Promise<void> {
   });
   const result = await load(target, request, seconds);
   await running.stop();
-  const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'))!;
-  process.stdout.write(`${name}, SQLite, observability on, ${CONNECTIONS} connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${join(profileDir, file)} (the load's samples only)\n`);
-  process.stdout.write(summariseProfile(join(profileDir, file), { fromUs: clockUs }));
+  const file = mainThreadProfile(profileDir);
+  process.stdout.write(`${name}, SQLite, observability on, ${CONNECTIONS} connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${file} (the load's samples only)\n`);
+  process.stdout.write(summariseProfile(file, { fromUs: clockUs }));
 }
 
 if (process.argv.includes('--serve')) {

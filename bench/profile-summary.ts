@@ -1,13 +1,21 @@
 // Where a V8 CPU profile's time goes: self time by package or source file, time inclusive of what
 // each one calls, and the costliest functions. Used by `bench/pipeline.bench.ts --profile`, or alone:
 // node --import tsx bench/profile-summary.ts <file.cpuprofile>
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount?: number;
   children?: number[];
+}
+
+/** The main thread's profile in a --cpu-prof-dir (tsx's loader thread writes one of its own beside it): CPU.<date>.<time>.<pid>.0.<seq>.cpuprofile. */
+export function mainThreadProfile(profileDir: string): string {
+  const file = readdirSync(profileDir).find((entry) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(entry));
+  if (!file) throw new Error(`No main-thread profile in ${profileDir}`);
+  return join(profileDir, file);
 }
 
 /** A package (`knex`, `express`), a file of ours (`src/auth/identify-caller.ts`), node's own code, or V8's pseudo-frames. */

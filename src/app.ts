@@ -50,7 +50,9 @@ export function createApp(parts: AppParts): Express {
   app.set('etag', false);
   Object.defineProperty(app.request, 'fresh', { configurable: true, get: () => false });
   app.set('trust proxy', config.TRUST_PROXY);
-  app.set('query parser', 'extended');
+  // Node's own parser: no query parameter of the document is an object or an array (a test holds
+  // the document to that: contract-tests/conformance/edges.test.ts), so qs's nesting would only cost.
+  app.set('query parser', 'simple');
 
   const observability = parts.observe === false ? undefined : createObservability(parts);
   // First: every response, the early refusals and the probes included, carries its request id.

@@ -70,6 +70,25 @@ describe('query values may carry reserved characters raw (RFC 3986 §3.4)', () =
   });
 });
 
+describe('query parameters are plain name=value pairs', () => {
+  it('a parameter given twice, or in bracket notation, is 400 VALIDATION_FAILED, never read as a nested value', async () => {
+    await expectValidationFailed(await call('/tasks?limit=5&limit=6'), '/query/limit');
+    const bracketed = await call('/tasks?status[in]=open');
+    expect(bracketed.status).toBe(400);
+    expect(((await bracketed.json()) as { code: string }).code).toBe('VALIDATION_FAILED');
+    const nested = await call('/me?filter[a][b]=1');
+    expect(nested.status).toBe(400);
+    expect(((await nested.json()) as { code: string }).code).toBe('VALIDATION_FAILED');
+  });
+
+  it('an encoded value reads decoded, as the same value sent raw', async () => {
+    const task = (await (await call('/tasks', { method: 'POST', body: JSON.stringify({ title: 'Encoded' }) })).json()) as { id: string };
+    const encoded = await call(`/tasks?updatedSince=${encodeURIComponent('2020-01-01T00:00:00+00:00')}&limit=200`);
+    expect(encoded.status).toBe(200);
+    expect(((await encoded.json()) as { items: { id: string }[] }).items.map((item) => item.id)).toContain(task.id);
+  });
+});
+
 describe('OAuth authorization endpoint answers', () => {
   it('its redirects carry no body (the document declares none), only Location', async () => {
     const clientId = await registeredApp(server);
