@@ -1,5 +1,5 @@
 // The MCP server's cost over REST, in one run, same process, same account, taking turns: a `list_tasks`
-// tool call (POST /mcp, JSON-RPC through the SDK's Streamable HTTP transport) against the same page
+// tool call (POST /mcp, JSON-RPC to the one SDK server over src/mcp/stateless-transport.ts) against the same page
 // through GET /tasks (issue 12), and a `resources/read` of task://{id} against GET /tasks/{id} (issue 26).
 // Target: each MCP call costs at most 1.5x its REST call at p50.
 // Run alone: node --import tsx bench/mcp.bench.ts
