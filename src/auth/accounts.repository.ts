@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { compiledQuery } from '../platform/compiled-query.js';
+import type { CallerAccount } from '../http/caller.js';
 import type { Db } from '../platform/db.js';
 
 export interface AccountRow {
@@ -15,7 +16,8 @@ export interface AccountsRepository {
   insert: (account: { email: string; passwordHash: string; name: string | null; now: number }) => Promise<AccountRow | undefined>;
   findByEmail: (email: string) => Promise<AccountRow | undefined>;
   findById: (id: string) => Promise<AccountRow | undefined>;
-  exists: (id: string) => Promise<boolean>;
+  /** The account's public columns (no password hash), or undefined when it is gone. */
+  profileOf: (id: string) => Promise<CallerAccount | undefined>;
   /** Deletes the account; every row of it goes too (ON DELETE CASCADE). False when it was already gone. */
   delete: (id: string) => Promise<boolean>;
 }
@@ -25,7 +27,9 @@ const COLUMNS: (keyof AccountRow)[] = ['id', 'email', 'password_hash', 'name', '
 // Every signed-in request reads its account (http: the account check; GET /me, login): compiled once.
 const byEmail = compiledQuery<[string], AccountRow>((db, $) => db('accounts').select(COLUMNS).where('email', $(0)).limit(1));
 const byId = compiledQuery<[string], AccountRow>((db, $) => db('accounts').select(COLUMNS).where('id', $(0)).limit(1));
-const idOf = compiledQuery<[string], { id: string }>((db, $) => db('accounts').select('id').where('id', $(0)).limit(1));
+const profileById = compiledQuery<[string], Omit<AccountRow, 'password_hash'>>((db, $) =>
+  db('accounts').select('id', 'email', 'name', 'created_at').where('id', $(0)).limit(1),
+);
 
 export function createAccountsRepository(db: Db): AccountsRepository {
   return {
@@ -37,7 +41,10 @@ export function createAccountsRepository(db: Db): AccountsRepository {
     },
     findByEmail: (email) => byEmail.first(db, [email]),
     findById: (id) => byId.first(db, [id]),
-    exists: async (id) => (await idOf.first(db, [id])) !== undefined,
+    profileOf: async (id) => {
+      const row = await profileById.first(db, [id]);
+      return row && { id: row.id, email: row.email, name: row.name, createdAtMs: Number(row.created_at) };
+    },
     delete: async (id) => (await db('accounts').where({ id }).delete()) > 0,
   };
 }

@@ -72,7 +72,7 @@ export function createAuthComponent({ config, db, logger }: CoreDeps): AuthCompo
   return {
     identifyCaller: createIdentifyCaller(accessTokens, apiTokens, {
       audienceFits: createAudienceCheck(config.JWT_AUDIENCE, config.PUBLIC_URL),
-      accountExists: accounts.exists,
+      accountOf: accounts.profileOf,
     }),
     operations: [...authOperations(service), ...apiTokensOperations(apiTokens)],
     refreshTokenAccount: tokenPairs.liveAccountOf,

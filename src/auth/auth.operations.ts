@@ -16,7 +16,7 @@ export function authOperations(service: AuthService): OperationEntry[] {
       await service.deleteAccount(caller, body.password);
       return { status: 204 };
     }),
-    operation('getMe', async ({ caller }) => ({ status: 200, body: await service.getAccount(caller.accountId) })),
+    operation('getMe', async ({ caller, callerAccount }) => ({ status: 200, body: await service.getAccount(caller.accountId, callerAccount) })),
   ];
 }
 

@@ -1,5 +1,5 @@
 import type { components } from '../../generated/api.js';
-import { ALL_SCOPES, type Caller } from '../http/caller.js';
+import { ALL_SCOPES, type Caller, type CallerAccount } from '../http/caller.js';
 import { errors } from '../platform/errors.js';
 import { toIso } from '../platform/time.js';
 import { WEB_CLIENT_ID } from './access-tokens.js';
@@ -20,7 +20,8 @@ export interface AuthService {
   verifyCredentials: (email: string, password: string) => Promise<string>;
   refresh: (refreshToken: string) => Promise<TokenPair>;
   logout: (refreshToken: string) => Promise<void>;
-  getAccount: (accountId: string) => Promise<Schemas['Account']>;
+  /** The caller's account: `alreadyRead` when the identify step read it for this request, else read now. */
+  getAccount: (accountId: string, alreadyRead?: CallerAccount) => Promise<Schemas['Account']>;
   /** Closes the caller's account: a web session and the password (through the lockout) are required. */
   deleteAccount: (caller: Caller, password: string) => Promise<void>;
 }
@@ -74,11 +75,11 @@ export function createAuthService(deps: {
       await accounts.delete(account.id);
     },
 
-    getAccount: async (accountId) => {
-      const account = await accounts.findById(accountId);
+    getAccount: async (accountId, alreadyRead) => {
+      const account = alreadyRead ?? (await accounts.profileOf(accountId));
       // An access token outlives a deleted account by at most its lifetime; it identifies nobody now.
       if (!account) throw errors.unauthenticated();
-      return { id: account.id, email: account.email, name: account.name, createdAt: toIso(account.created_at) };
+      return { id: account.id, email: account.email, name: account.name, createdAt: toIso(account.createdAtMs) };
     },
   };
 }

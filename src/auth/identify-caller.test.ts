@@ -8,7 +8,8 @@ import { createIdentifyCaller } from './identify-caller.js';
 const settings = { secret: 'unit-test-secret-0123456789-abcdefghijklmnop', issuer: 'task-service', audience: 'task-service-api', lifetimeSeconds: 120 };
 const subject = { accountId: 'account-1', clientId: 'web', scopes: ['tasks:read'] as const, sessionId: 'family-1' };
 const noApiTokens = { authenticate: async () => undefined } as unknown as ApiTokens;
-const checks = { audienceFits: () => true, accountExists: async () => true };
+const account = { id: 'account-1', email: 'ada@example.com', name: null, createdAtMs: 0 };
+const checks = { audienceFits: () => true, accountOf: async () => account };
 
 /** Identifies the caller of a request bearing `token` and says what it found. */
 async function identify(identifyCaller: ReturnType<typeof createIdentifyCaller>, token: string) {
@@ -48,6 +49,16 @@ describe('identifyCaller', () => {
   });
 });
 
+describe('identifyCaller and the account behind an access token', () => {
+  it('hands on the account it read, and refuses the token of an account that is gone', async () => {
+    const tokens = createAccessTokens(settings);
+    const token = tokens.sign(subject);
+    expect(await run(createIdentifyCaller(tokens, noApiTokens, checks), token)).toMatchObject({ kind: 'caller', account });
+    const closed = createIdentifyCaller(tokens, noApiTokens, { ...checks, accountOf: async () => undefined });
+    expect(await run(closed, token)).toEqual({ kind: 'failure', failure: 'invalid' });
+  });
+});
+
 describe('identifyCaller when the database is down', () => {
   it('returns the failure of an API-token lookup as its finding, for the count step to decide on, instead of answering', async () => {
     const outage = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
@@ -59,7 +70,7 @@ describe('identifyCaller when the database is down', () => {
   it('returns the failure of the account check of an access token the same way', async () => {
     const outage = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     const tokens = createAccessTokens(settings);
-    const identifyCaller = createIdentifyCaller(tokens, noApiTokens, { ...checks, accountExists: () => Promise.reject(outage) });
+    const identifyCaller = createIdentifyCaller(tokens, noApiTokens, { ...checks, accountOf: () => Promise.reject(outage) });
     expect(await run(identifyCaller, tokens.sign(subject))).toEqual({ kind: 'error', error: outage });
   });
 });

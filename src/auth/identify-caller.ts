@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { LRUCache } from 'lru-cache';
 import passport from 'passport';
-import type { Caller } from '../http/caller.js';
+import type { Caller, CallerAccount } from '../http/caller.js';
 import type { OperationRoute } from '../http/operation-table.js';
 import type { Identity } from '../http/request-state.js';
 import { ANONYMOUS } from '../http/request-state.js';
@@ -19,8 +19,8 @@ export type IdentifyCaller = (req: Request, resource: OperationRoute['resource']
 export interface IdentifyChecks {
   /** RFC 8707: whether a token issued for `audience` (undefined: an API token, for the REST API) may call `resource`. */
   audienceFits: (req: Request, audience: string | undefined, resource: OperationRoute['resource']) => boolean;
-  /** The account behind an access token still exists (a closed account stops at once on every instance). */
-  accountExists: (accountId: string) => Promise<boolean>;
+  /** The account behind an access token, if it still exists (a closed account stops at once on every instance). */
+  accountOf: (accountId: string) => Promise<CallerAccount | undefined>;
 }
 
 /**
@@ -78,7 +78,8 @@ export function createIdentifyCaller(accessTokens: AccessTokens, apiTokens: ApiT
       const found = stillValid(token) ?? (await verifyJwt(req, token));
       if (found === 'expired') return expired;
       if (found === 'invalid' || !checks.audienceFits(req, found.audience, resource)) return invalid;
-      return (await checks.accountExists(found.accountId)) ? { kind: 'caller', caller: found } : invalid;
+      const account = await checks.accountOf(found.accountId);
+      return account ? { kind: 'caller', caller: found, account } : invalid;
     } catch (error) {
       // The database down while a token is looked up: the count step fails the request after counting it.
       return { kind: 'error', error };

@@ -29,6 +29,17 @@ export interface Caller {
 }
 
 /**
+ * The caller's account as the identify step read it for this request (the check that a bearer JWT's
+ * account still exists reads these columns): GET /me answers from it instead of reading it again.
+ */
+export interface CallerAccount {
+  id: string;
+  email: string;
+  name: string | null;
+  createdAtMs: number;
+}
+
+/**
  * The caller identified from the request's bearer token, or the 401 the request gets when an operation
  * needs one: `TOKEN_EXPIRED` for a genuine token past its exp, so the client knows to refresh.
  */

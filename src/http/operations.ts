@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { callerOf, type Caller } from './caller.js';
+import { callerOf, type Caller, type CallerAccount } from './caller.js';
 import type { OperationId, OperationRoute } from './operation-table.js';
 import type { operations } from '../../generated/api.js';
 
@@ -15,6 +15,8 @@ type Status<Id extends OperationId> = Extract<keyof Responses<Id>, number>;
 export interface OperationInput<Id extends OperationId> {
   /** The signed-in caller; reading it on an operation open to anyone without one throws the 401 of the request. */
   readonly caller: Caller;
+  /** The caller's account as the identify step read it for this request; undefined for an API token's caller (identified without it) and outside HTTP. */
+  readonly callerAccount: CallerAccount | undefined;
   readonly body: [ContentOf<NonNullable<Operation<Id>['requestBody']>>] extends [never] ? undefined : ContentOf<NonNullable<Operation<Id>['requestBody']>>;
   readonly params: Defined<Operation<Id>['parameters']['path']>;
   readonly query: Defined<Operation<Id>['parameters']['query']>;
@@ -102,6 +104,10 @@ function contextOf(req: Request, res: Response): OperationContext<OperationId> {
   return {
     get caller() {
       return callerOf(res.locals.identity);
+    },
+    get callerAccount() {
+      const identity = res.locals.identity;
+      return identity?.kind === 'caller' ? identity.account : undefined;
     },
     body: checked.body as never,
     params: ((req.openapi as MatchedOperation | undefined)?.pathParams ?? req.params) as never,

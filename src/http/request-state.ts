@@ -1,5 +1,5 @@
 import type { AppError } from '../platform/errors.js';
-import type { Caller } from './caller.js';
+import type { Caller, CallerAccount } from './caller.js';
 import type { OperationRoute } from './operation-table.js';
 
 /**
@@ -9,7 +9,7 @@ import type { OperationRoute } from './operation-table.js';
  */
 export type Identity =
   | { readonly kind: 'anonymous' }
-  | { readonly kind: 'caller'; readonly caller: Caller }
+  | { readonly kind: 'caller'; readonly caller: Caller; readonly account?: CallerAccount }
   | { readonly kind: 'failure'; readonly failure: 'expired' | 'invalid' }
   | { readonly kind: 'error'; readonly error: unknown };
 

@@ -52,7 +52,7 @@ export function createOperationRunner(document: Json, table: readonly OperationR
     if (details.length > 0) throw errors.validation(details);
     try {
       const header = (name: string) => Object.entries(request.headers ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
-      const input = { caller, params: request.path, query: request.query, body: request.body, header };
+      const input = { caller, callerAccount: undefined, params: request.path, query: request.query, body: request.body, header };
       return (await handler(input as unknown as OperationInput<OperationId> as never)).body;
     } catch (err) {
       throw toAppError(err, { method: route.method.toUpperCase(), path: route.path, route });
