@@ -4,7 +4,7 @@
 // GET /me, GET /tasks?limit=10, GET /tasks?limit=100 and POST /tasks. autocannon in this process;
 // the targets take turns in every round (order rotated), and each figure is the median of the rounds
 // with their range. The API's share of a floor is paired: its req/s over the floor's in the same round.
-// Run alone: node --import tsx bench/pipeline.bench.ts  (BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_ENGINES=sqlite,postgres)
+// Run alone: node --import tsx bench/pipeline.bench.ts  (BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_ENGINES=sqlite,postgres, BENCH_REQUESTS='POST /tasks')
 // Profile:   node --import tsx bench/pipeline.bench.ts --profile  (GET /me, or BENCH_PROFILE_REQUEST='POST /tasks', on SQLite under load, node --cpu-prof)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -44,7 +44,7 @@ const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',') as E
 const TARGETS = ['node:http', 'Express', 'API obs off', 'API obs on'] as const;
 type TargetName = (typeof TARGETS)[number];
 
-const REQUESTS: { name: string; request: LoadRequest }[] = [
+const ALL_REQUESTS: { name: string; request: LoadRequest }[] = [
   { name: 'GET /me', request: { path: '/me' } },
   { name: 'GET /tasks?limit=10', request: { path: '/tasks?limit=10' } },
   { name: 'GET /tasks?limit=100', request: { path: '/tasks?limit=100' } },
@@ -53,6 +53,8 @@ const REQUESTS: { name: string; request: LoadRequest }[] = [
     request: { method: 'POST', path: '/tasks', body: JSON.stringify({ title: 'A task made under load', labels: ['bench'], priority: 2 }) },
   },
 ];
+// BENCH_REQUESTS='POST /tasks' (comma-separated names) measures only those requests.
+const REQUESTS = process.env.BENCH_REQUESTS ? ALL_REQUESTS.filter((r) => process.env.BENCH_REQUESTS!.split(',').includes(r.name)) : ALL_REQUESTS;
 
 const highLimits: Record<string, string> = Object.fromEntries(
   ['BURST_PER_MINUTE', 'SUSTAINED_PER_HOUR', 'CLIENT_BURST_PER_MINUTE', 'CLIENT_SUSTAINED_PER_HOUR', 'STRICT_BURST_PER_MINUTE', 'STRICT_SUSTAINED_PER_HOUR'].map(
@@ -247,11 +249,11 @@ async function benchEngine(engine: Engine): Promise<string> {
   return out.join('');
 }
 
-/** One request (GET /me unless BENCH_PROFILE_REQUEST names another of REQUESTS) on SQLite under load in a server started with node --cpu-prof; the profile's summary. */
+/** One request (GET /me unless BENCH_PROFILE_REQUEST names another of ALL_REQUESTS) on SQLite under load in a server started with node --cpu-prof; the profile's summary. */
 async function profileRequest(): Promise<void> {
   const name = process.env.BENCH_PROFILE_REQUEST ?? 'GET /me';
-  const request = REQUESTS.find((r) => r.name === name)?.request;
-  if (!request) throw new Error(`BENCH_PROFILE_REQUEST: one of ${REQUESTS.map((r) => r.name).join(', ')}`);
+  const request = ALL_REQUESTS.find((r) => r.name === name)?.request;
+  if (!request) throw new Error(`BENCH_PROFILE_REQUEST: one of ${ALL_REQUESTS.map((r) => r.name).join(', ')}`);
   const profileDir = mkdtempSync(join(tmpdir(), 'pipeline-profile-'));
   const running = await start('sqlite', ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200']);
   const target = running.targets.find((t) => t.name === 'API obs on')!;
