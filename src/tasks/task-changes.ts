@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
+import { compiledQuery } from '../platform/compiled-query.js';
 import { toIso } from '../platform/time.js';
 import { deleteLeavingTombstone, type TaskDeletion } from './task-feed.repository.js';
 import { toTask } from './tasks.presenter.js';
@@ -46,7 +47,7 @@ export interface TaskChangeRecorder {
  * What an UPDATE of the account row sets to take `count` change numbers; the task cap's updates
  * (src/tasks/task-quota.ts) take them in the same statement, one round trip fewer per create and delete.
  */
-export const changeNumbersTaken = (trx: Knex.Transaction, count: number) => ({ task_change_seq: trx.raw('task_change_seq + ?', [count]) });
+export const changeNumbersTaken = (db: Knex, count: number) => ({ task_change_seq: db.raw('task_change_seq + ?', [count]) });
 
 /** The first of `count` numbers, from the counter an UPDATE ... RETURNING answered. */
 export const firstNumberTaken = (row: { task_change_seq: number | string }, count: number): number => Number(row.task_change_seq) - count + 1;
@@ -54,10 +55,10 @@ export const firstNumberTaken = (row: { task_change_seq: number | string }, coun
 export function createTaskChangeRecorder(onTaskChange?: TaskChangeListener): TaskChangeRecorder {
   return {
     async takeNumbers(trx, accountId, count) {
-      const rows: { task_change_seq: number }[] = await trx('accounts').where('id', accountId).update(changeNumbersTaken(trx, count)).returning('task_change_seq');
+      const row = await takeNumbersOf.first(trx, [accountId, count]);
       // The caller's own account: it exists for as long as its request is served.
-      if (rows[0] === undefined) throw new Error(`No account ${accountId} to number a task change of`);
-      return firstNumberTaken(rows[0], count);
+      if (row === undefined) throw new Error(`No account ${accountId} to number a task change of`);
+      return firstNumberTaken(row, count);
     },
 
     async upserted(trx, kind, rows) {
@@ -73,3 +74,8 @@ export function createTaskChangeRecorder(onTaskChange?: TaskChangeListener): Tas
     },
   };
 }
+
+// Every PATCH takes its number here: compiled and prepared once (src/platform/compiled-query.ts).
+const takeNumbersOf = compiledQuery<[accountId: string, count: number], { task_change_seq: number }>((db, $) =>
+  db('accounts').where('id', $(0)).update(changeNumbersTaken(db, $(1))).returning('task_change_seq'),
+);

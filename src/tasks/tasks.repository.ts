@@ -95,7 +95,8 @@ export async function listTaskPage(
 /**
  * One UPDATE ... RETURNING: `completed_at` follows `status` from the stored row, not from a read before
  * it, and an expected version is checked by the same statement (of parallel writes naming one version,
- * one applies).
+ * one applies). One statement shape for every change: each field is set from its value when the
+ * change gives it, else kept, so the statement is compiled and prepared once.
  */
 export async function updateTask(
   db: Knex,
@@ -103,28 +104,91 @@ export async function updateTask(
   changes: TaskChanges,
   stamp: { now: number; changeNumber: number },
 ): Promise<TaskRow | undefined> {
-  const { now, changeNumber } = stamp;
-  const set: Record<string, unknown> = { updated_at: now, version: db.raw('version + 1'), change_seq: changeNumber };
-  if (changes.title !== undefined) set.title = changes.title;
-  if (changes.notes !== undefined) set.notes = changes.notes;
-  if (changes.priority !== undefined) set.priority = changes.priority;
-  if (changes.dueAt !== undefined) set.due_at = changes.dueAt;
-  if (changes.labels !== undefined) set.labels = JSON.stringify(changes.labels);
-  if (changes.status === 'open') Object.assign(set, { status: 'open', completed_at: null });
-  if (changes.status === 'completed') {
-    Object.assign(set, { status: 'completed', completed_at: db.raw("case when status = 'completed' then completed_at else ? end", [now]) });
+  const { expected } = target;
+  // No version allowed: no task can match (knex's whereIn([]) compiled to a false condition here).
+  if (expected !== undefined && expected.length === 0) return undefined;
+  const given = <T>(value: T | undefined) => [value !== undefined, value ?? null] as const;
+  const params: UpdateParams = [
+    target.taskId,
+    target.accountId,
+    stamp.now,
+    stamp.changeNumber,
+    ...given(changes.title),
+    ...given(changes.notes),
+    ...given(changes.priority),
+    ...given(changes.dueAt),
+    ...given(changes.labels === undefined ? undefined : JSON.stringify(changes.labels)),
+    changes.status === 'open',
+    changes.status === 'completed',
+  ];
+  if (expected === undefined) return updateAnyVersion.first(db, params);
+  // Shapes for 1, 2, 4, 8, ... versions; a list shorter than its shape repeats its last version.
+  const slots = 2 ** Math.ceil(Math.log2(expected.length));
+  let shape = updateAtVersions.get(slots);
+  if (!shape) {
+    shape = updateShape(slots);
+    updateAtVersions.set(slots, shape);
   }
-  const query = db('tasks').where({ id: target.taskId, account_id: target.accountId });
-  if (target.expected) query.whereIn('version', target.expected);
-  const rows: TaskRow[] = await query.update(set).returning(COLUMNS);
-  return rows[0];
+  return shape.first(db, [...params, ...Array.from({ length: slots }, (_, i) => expected[Math.min(i, expected.length - 1)]!)]);
 }
 
 /** The version of a task, or undefined when the account has no such task. */
 export async function findVersion(db: Knex, accountId: string, taskId: string): Promise<number | undefined> {
-  const row: { version: number } | undefined = await db('tasks').select('version').where({ id: taskId, account_id: accountId }).first();
+  const row = await versionById.first(db, [taskId, accountId]);
   return row === undefined ? undefined : Number(row.version);
 }
+
+type UpdateParams = [
+  taskId: string,
+  accountId: string,
+  now: number,
+  changeNumber: number,
+  hasTitle: boolean,
+  title: string | null,
+  hasNotes: boolean,
+  notes: string | null,
+  hasPriority: boolean,
+  priority: number | null,
+  hasDueAt: boolean,
+  dueAt: number | null,
+  hasLabels: boolean,
+  labels: string | null,
+  opens: boolean,
+  completes: boolean,
+  ...versions: number[],
+];
+
+const UPDATE_FIXED_PARAMS = 16;
+
+/** The update, checking the version against `versions` placeholders after the others (none: any version). */
+function updateShape(versions: number) {
+  return compiledQuery<UpdateParams, TaskRow>((db, $) => {
+    const keptUnlessGiven = (column: string, flag: number) => db.raw(`case when ? then ? else ${column} end`, [$(flag), $(flag + 1)]);
+    const query = db('tasks').where('id', $(0)).andWhere('account_id', $(1));
+    if (versions > 0) query.whereIn('version', Array.from({ length: versions }, (_, i) => $(UPDATE_FIXED_PARAMS + i)));
+    return query
+      .update({
+        updated_at: $(2),
+        version: db.raw('version + 1'),
+        change_seq: $(3),
+        title: keptUnlessGiven('title', 4),
+        notes: keptUnlessGiven('notes', 6),
+        priority: keptUnlessGiven('priority', 8),
+        due_at: keptUnlessGiven('due_at', 10),
+        labels: keptUnlessGiven('labels', 12),
+        status: db.raw("case when ? then 'open' when ? then 'completed' else status end", [$(14), $(15)]),
+        // Completing a completed task keeps the time it was first completed.
+        completed_at: db.raw("case when ? then null when ? then (case when status = 'completed' then completed_at else ? end) else completed_at end", [$(14), $(15), $(2)]),
+      })
+      .returning(COLUMNS);
+  });
+}
+const updateAnyVersion = updateShape(0);
+const updateAtVersions = new Map<number, ReturnType<typeof updateShape>>();
+
+const versionById = compiledQuery<[taskId: string, accountId: string], { version: number }>((db, $) =>
+  db('tasks').select('version').where('id', $(0)).andWhere('account_id', $(1)).limit(1),
+);
 
 /** A page's query in each of its eight shapes (after a position or not, by status or not, since a time or not), compiled once each. */
 const pageShapes: CompiledQuery<PageParams, TaskRow>[] = Array.from({ length: 8 }, (_, shape) =>
