@@ -93,7 +93,7 @@ describe.each(engines)('tasks service on %s', (engine) => {
       const changes = [
         { title: 'renamed' },
         { notes: 'other notes' },
-        { priority: 4 },
+        { priority: 4 as const },
         { dueAt: '2027-02-03T04:05:06Z' },
         { labels: ['b', 'c'] },
         { status: 'completed' as const },
