@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
 import { compiledQuery } from '../platform/compiled-query.js';
+import { isPostgres } from '../platform/db.js';
 import { toIso } from '../platform/time.js';
 import { deleteLeavingTombstone, type TaskDeletion } from './task-feed.repository.js';
 import { toTask } from './tasks.presenter.js';
@@ -34,6 +35,11 @@ export interface TaskChangeRecorder {
    * reader that sees number n sees every change below it.
    */
   takeNumbers(trx: Knex.Transaction, accountId: string, count: number): Promise<number>;
+  /**
+   * True when a change of one task takes its number in the task's own UPDATE rather than from
+   * takeNumbers before it (src/tasks/tasks.repository.ts, updateTask): on PostgreSQL, one round trip less.
+   */
+  numbersInTaskUpdate(db: Knex): boolean;
   /** Rows written with their new numbers and versions: created or updated. */
   upserted(trx: Knex.Transaction, kind: 'created' | 'updated', rows: readonly TaskRow[]): Promise<void>;
   /**
@@ -60,6 +66,8 @@ export function createTaskChangeRecorder(onTaskChange?: TaskChangeListener): Tas
       if (row === undefined) throw new Error(`No account ${accountId} to number a task change of`);
       return firstNumberTaken(row, count);
     },
+
+    numbersInTaskUpdate: isPostgres,
 
     async upserted(trx, kind, rows) {
       if (!onTaskChange) return;

@@ -111,6 +111,24 @@ describe.each(engines)('tasks service on %s', (engine) => {
       }
     });
 
+    it("each create, change and delete takes the account's next change number, a refused change none", async () => {
+      const { accountId, service } = await setUp();
+      const numbers = async (taskId: string) => ({
+        account: Number((await store.db('accounts').select('task_change_seq').where('id', accountId).first()).task_change_seq),
+        task: (await store.db('tasks').select('change_seq').where('id', taskId).first())?.change_seq as number | undefined,
+      });
+      const task = (await service.create(accountId, { title: 'numbered' })).body;
+      expect(await numbers(task.id)).toEqual({ account: 1, task: 1 });
+      await service.update(accountId, task.id, { title: 'once' });
+      await service.update(accountId, task.id, { priority: 1 }, [2]);
+      expect(await numbers(task.id)).toEqual({ account: 3, task: 3 });
+      expect((await rejection(service.update(accountId, task.id, { title: 'stale' }, [1]))).toBody()).toMatchObject({ statusCode: 412 });
+      expect((await rejection(service.update(accountId, randomUUID(), { title: 'none' }))).toBody()).toMatchObject({ statusCode: 404 });
+      expect(await numbers(task.id)).toEqual({ account: 3, task: 3 });
+      await service.remove(accountId, task.id);
+      expect(await numbers(task.id)).toEqual({ account: 4, task: undefined });
+    });
+
     it('If-Match with several versions applies when any of them is the current one, else is 412 with the current version', async () => {
       const { accountId, service } = await setUp();
       const task = (await service.create(accountId, { title: 'v1' })).body;
