@@ -114,7 +114,7 @@ export async function updateTask(
   const { expected } = target;
   const takesNumber = stamp.changeNumber === undefined;
   if (takesNumber && !isPostgres(db)) throw new Error('updateTask: only PostgreSQL takes the change number in the same statement');
-  // No version allowed: no task can match (knex's whereIn([]) compiled to a false condition here).
+  // An If-Match that allows no version: no task matches (the statement has no shape for an empty list).
   if (expected !== undefined && expected.length === 0) return undefined;
   const given = <T>(value: T | undefined) => [value !== undefined, value ?? null] as const;
   const params: UpdateParams = [
