@@ -88,7 +88,9 @@ async function seed(db: Db, accountId: string): Promise<void> {
 /**
  * The baseline of a write: the same service, but its recorder takes no number from the account row
  * (a unique number from memory, so the stored rows stay valid), deletes without a tombstone and calls
- * no listener. Creates and deletes still take their number in the cap's UPDATE, which they make anyway.
+ * no listener. Creates and deletes still take their number in the cap's UPDATE, which they make anyway;
+ * a change's UPDATE touches the task alone (the recorded one takes its number from the account row in
+ * the same statement on PostgreSQL).
  */
 function recordingNothing(): TaskChangeRecorder {
   let next = 1_000_000_000;
@@ -97,6 +99,7 @@ function recordingNothing(): TaskChangeRecorder {
       next += count;
       return next - count;
     },
+    numbersInTaskUpdate: () => false,
     upserted: async () => undefined,
     deleted: async (trx, { accountId, taskId }) => (await trx('tasks').where({ id: taskId, account_id: accountId }).delete()) === 1,
   };

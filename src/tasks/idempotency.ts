@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import stringify from 'safe-stable-stringify';
+import { compiledQuery } from '../platform/compiled-query.js';
 import { errors } from '../platform/errors.js';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -24,22 +25,20 @@ export async function onceForKey<Body>(
   const requestHash = hashRequest(request.body);
   return db.transaction(async (trx) => {
     if (!(await claim(trx, request.accountId, request.key, requestHash, request.now))) {
-      const stored: StoredRow | undefined = await trx('idempotency_keys').where({ account_id: request.accountId, key: request.key }).first();
+      const stored = await storedResponse.first(trx, [request.accountId, request.key]);
       if (!stored || stored.response_status === null || stored.response_body === null) throw errors.internal();
       if (stored.request_hash !== requestHash) throw errors.idempotencyKeyReused();
       return { status: Number(stored.response_status), body: JSON.parse(stored.response_body) as Body, replayed: true };
     }
     const response = await work(trx);
-    await trx('idempotency_keys')
-      .where({ account_id: request.accountId, key: request.key })
-      .update({ response_status: response.status, response_body: JSON.stringify(response.body) });
+    await storeResponse.run(trx, [request.accountId, request.key, response.status, JSON.stringify(response.body)]);
     return { ...response, replayed: false };
   });
 }
 
 /** Keys past the window are only dead weight: the claim already treats them as free. */
 export async function forgetExpiredKeys(db: Knex, accountId: string, now: number): Promise<void> {
-  await db('idempotency_keys').where('account_id', accountId).andWhere('created_at', '<', now - IDEMPOTENCY_WINDOW_MS).delete();
+  await expiredKeysForgotten.run(db, [accountId, now - IDEMPOTENCY_WINDOW_MS]);
 }
 
 interface StoredRow {
@@ -50,19 +49,33 @@ interface StoredRow {
 
 /** True when this request owns the key: it was free, or its last use is older than the window. */
 async function claim(trx: Knex.Transaction, accountId: string, key: string, requestHash: string, now: number): Promise<boolean> {
-  const result: unknown = await trx.raw(
+  return (await claimKey.run(trx, [accountId, key, requestHash, now, now - IDEMPOTENCY_WINDOW_MS])) === 1;
+}
+
+// A create with a key runs these; compiled and prepared once (src/platform/compiled-query.ts).
+const claimKey = compiledQuery<[accountId: string, key: string, requestHash: string, now: number, expiredBefore: number], never>((db, $) =>
+  db.raw(
     `insert into idempotency_keys (account_id, "key", request_hash, response_status, response_body, created_at)
      values (?, ?, ?, null, null, ?)
      on conflict (account_id, "key") do update
        set request_hash = excluded.request_hash, response_status = null, response_body = null, created_at = excluded.created_at
        where idempotency_keys.created_at < ?
      returning account_id`,
-    [accountId, key, requestHash, now, now - IDEMPOTENCY_WINDOW_MS],
-  );
-  // pg answers { rows }, better-sqlite3 an array of rows.
-  const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
-  return rows.length === 1;
-}
+    [$(0), $(1), $(2), $(3), $(4)],
+  ),
+);
+
+const storedResponse = compiledQuery<[accountId: string, key: string], StoredRow>((db, $) =>
+  db('idempotency_keys').select('request_hash', 'response_status', 'response_body').where('account_id', $(0)).andWhere('key', $(1)).limit(1),
+);
+
+const storeResponse = compiledQuery<[accountId: string, key: string, status: number, body: string], never>((db, $) =>
+  db('idempotency_keys').where('account_id', $(0)).andWhere('key', $(1)).update({ response_status: $(2), response_body: $(3) }),
+);
+
+const expiredKeysForgotten = compiledQuery<[accountId: string, before: number], never>((db, $) =>
+  db('idempotency_keys').where('account_id', $(0)).andWhere('created_at', '<', $(1)).delete(),
+);
 
 /** Over JSON with object keys sorted, so `{a, b}` and `{b, a}` are the same request. */
 function hashRequest(body: unknown): string {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { compiledQuery } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
 import { changeNumbersTaken, firstNumberTaken } from './task-changes.js';
 
@@ -10,12 +11,8 @@ import { changeNumbersTaken, firstNumberTaken } from './task-changes.js';
  * cap: one conditional UPDATE. Answers the change number, or undefined at the cap.
  */
 export async function takeTaskPlace(trx: Knex.Transaction, accountId: string, maxTasks: number): Promise<number | undefined> {
-  const rows: { task_change_seq: number }[] = await trx('accounts')
-    .where('id', accountId)
-    .andWhere('task_count', '<', maxTasks)
-    .update({ task_count: trx.raw('task_count + 1'), ...changeNumbersTaken(trx, 1) })
-    .returning('task_change_seq');
-  return rows[0] === undefined ? undefined : firstNumberTaken(rows[0], 1);
+  const row = await takePlace.first(trx, [accountId, maxTasks]);
+  return row === undefined ? undefined : firstNumberTaken(row, 1);
 }
 
 /** Reserves up to `wanted` places and answers how many it got; the account row stays locked until the transaction ends. */
@@ -36,15 +33,31 @@ export async function reserveTaskPlaces(trx: Knex.Transaction, accountId: string
  * both back.
  */
 export async function releaseTaskPlaceForDelete(trx: Knex.Transaction, accountId: string): Promise<number> {
-  const rows: { task_change_seq: number }[] = await trx('accounts')
-    .where('id', accountId)
-    .update({ task_count: trx.raw('case when task_count > 0 then task_count - 1 else 0 end'), ...changeNumbersTaken(trx, 1) })
-    .returning('task_change_seq');
-  if (rows[0] === undefined) throw new Error(`No account ${accountId} to delete a task of`);
-  return firstNumberTaken(rows[0], 1);
+  const row = await releasePlace.first(trx, [accountId]);
+  if (row === undefined) throw new Error(`No account ${accountId} to delete a task of`);
+  return firstNumberTaken(row, 1);
 }
 
 export async function usedTaskPlaces(db: Knex, accountId: string): Promise<number> {
-  const row: { task_count: number } | undefined = await db('accounts').select('task_count').where('id', accountId).first();
+  const row = await placesUsed.first(db, [accountId]);
   return row ? Number(row.task_count) : 0;
 }
+
+// Every create and delete runs these: the same conditional statements, compiled and prepared once
+// (src/platform/compiled-query.ts).
+const takePlace = compiledQuery<[accountId: string, maxTasks: number], { task_change_seq: number }>((db, $) =>
+  db('accounts')
+    .where('id', $(0))
+    .andWhere('task_count', '<', $(1))
+    .update({ task_count: db.raw('task_count + 1'), ...changeNumbersTaken(db, 1) })
+    .returning('task_change_seq'),
+);
+
+const releasePlace = compiledQuery<[accountId: string], { task_change_seq: number }>((db, $) =>
+  db('accounts')
+    .where('id', $(0))
+    .update({ task_count: db.raw('case when task_count > 0 then task_count - 1 else 0 end'), ...changeNumbersTaken(db, 1) })
+    .returning('task_change_seq'),
+);
+
+const placesUsed = compiledQuery<[accountId: string], { task_count: number }>((db, $) => db('accounts').select('task_count').where('id', $(0)));

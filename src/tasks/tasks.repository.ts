@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
 import { compiledQuery, type CompiledQuery } from '../platform/compiled-query.js';
+import { isPostgres } from '../platform/db.js';
+import { changeNumbersTaken } from './task-changes.js';
 import type { PagePosition } from '../platform/page-cursor.js';
 
 export type Task = components['schemas']['Task'];
@@ -95,36 +97,113 @@ export async function listTaskPage(
 /**
  * One UPDATE ... RETURNING: `completed_at` follows `status` from the stored row, not from a read before
  * it, and an expected version is checked by the same statement (of parallel writes naming one version,
- * one applies).
+ * one applies). One statement shape for every change: each field is set from its value when the
+ * change gives it, else kept, so the statement is compiled and prepared once.
+ *
+ * Without a `changeNumber`, the statement takes the account's next change number itself (PostgreSQL
+ * only: a data-modifying WITH on the account row, src/tasks/task-changes.ts), one round trip less
+ * per change. The WITH's UPDATE runs when the SET first needs the number, so the account row is
+ * locked before the task row, as by every task write.
  */
 export async function updateTask(
   db: Knex,
   target: { accountId: string; taskId: string; expected: ExpectedVersions },
   changes: TaskChanges,
-  stamp: { now: number; changeNumber: number },
+  stamp: { now: number; changeNumber?: number },
 ): Promise<TaskRow | undefined> {
-  const { now, changeNumber } = stamp;
-  const set: Record<string, unknown> = { updated_at: now, version: db.raw('version + 1'), change_seq: changeNumber };
-  if (changes.title !== undefined) set.title = changes.title;
-  if (changes.notes !== undefined) set.notes = changes.notes;
-  if (changes.priority !== undefined) set.priority = changes.priority;
-  if (changes.dueAt !== undefined) set.due_at = changes.dueAt;
-  if (changes.labels !== undefined) set.labels = JSON.stringify(changes.labels);
-  if (changes.status === 'open') Object.assign(set, { status: 'open', completed_at: null });
-  if (changes.status === 'completed') {
-    Object.assign(set, { status: 'completed', completed_at: db.raw("case when status = 'completed' then completed_at else ? end", [now]) });
+  const { expected } = target;
+  const takesNumber = stamp.changeNumber === undefined;
+  if (takesNumber && !isPostgres(db)) throw new Error('updateTask: only PostgreSQL takes the change number in the same statement');
+  // An If-Match that allows no version: no task matches (the statement has no shape for an empty list).
+  if (expected !== undefined && expected.length === 0) return undefined;
+  const given = <T>(value: T | undefined) => [value !== undefined, value ?? null] as const;
+  const params: UpdateParams = [
+    target.taskId,
+    target.accountId,
+    stamp.now,
+    stamp.changeNumber ?? null,
+    ...given(changes.title),
+    ...given(changes.notes),
+    ...given(changes.priority),
+    ...given(changes.dueAt),
+    ...given(changes.labels === undefined ? undefined : JSON.stringify(changes.labels)),
+    changes.status === 'open',
+    changes.status === 'completed',
+  ];
+  // Shapes for any version (0), or 1, 2, 4, 8, ... versions: a list shorter than its shape repeats its last version.
+  const slots = expected === undefined ? 0 : 2 ** Math.ceil(Math.log2(expected.length));
+  const key = `${slots}${takesNumber ? '+number' : ''}`;
+  let shape = updateShapes.get(key);
+  if (!shape) {
+    shape = updateShape(slots, takesNumber);
+    updateShapes.set(key, shape);
   }
-  const query = db('tasks').where({ id: target.taskId, account_id: target.accountId });
-  if (target.expected) query.whereIn('version', target.expected);
-  const rows: TaskRow[] = await query.update(set).returning(COLUMNS);
-  return rows[0];
+  const versions = Array.from({ length: slots }, (_, i) => expected![Math.min(i, expected!.length - 1)]!);
+  return shape.first(db, [...params, ...versions]);
 }
 
 /** The version of a task, or undefined when the account has no such task. */
 export async function findVersion(db: Knex, accountId: string, taskId: string): Promise<number | undefined> {
-  const row: { version: number } | undefined = await db('tasks').select('version').where({ id: taskId, account_id: accountId }).first();
+  const row = await versionById.first(db, [taskId, accountId]);
   return row === undefined ? undefined : Number(row.version);
 }
+
+type UpdateParams = [
+  taskId: string,
+  accountId: string,
+  now: number,
+  changeNumber: number | null,
+  hasTitle: boolean,
+  title: string | null,
+  hasNotes: boolean,
+  notes: string | null,
+  hasPriority: boolean,
+  priority: number | null,
+  hasDueAt: boolean,
+  dueAt: number | null,
+  hasLabels: boolean,
+  labels: string | null,
+  opens: boolean,
+  completes: boolean,
+  ...versions: number[],
+];
+
+const UPDATE_FIXED_PARAMS = 16;
+
+/**
+ * The update, checking the version against `versions` placeholders after the others (none: any version);
+ * `takesNumber`: the change number from the account row, in the same statement.
+ */
+function updateShape(versions: number, takesNumber: boolean) {
+  return compiledQuery<UpdateParams, TaskRow>((db, $) => {
+    const keptUnlessGiven = (column: string, flag: number) => db.raw(`case when ? then ? else ${column} end`, [$(flag), $(flag + 1)]);
+    const query = db('tasks');
+    if (takesNumber) query.with(NUMBER_TAKEN, (account) => account.from('accounts').where('id', $(1)).update(changeNumbersTaken(db, 1)).returning('task_change_seq'));
+    query.where('id', $(0)).andWhere('account_id', $(1));
+    if (versions > 0) query.whereIn('version', Array.from({ length: versions }, (_, i) => $(UPDATE_FIXED_PARAMS + i)));
+    return query
+      .update({
+        updated_at: $(2),
+        version: db.raw('version + 1'),
+        change_seq: takesNumber ? db.raw(`(select task_change_seq from ${NUMBER_TAKEN})`) : $(3),
+        title: keptUnlessGiven('title', 4),
+        notes: keptUnlessGiven('notes', 6),
+        priority: keptUnlessGiven('priority', 8),
+        due_at: keptUnlessGiven('due_at', 10),
+        labels: keptUnlessGiven('labels', 12),
+        status: db.raw("case when ? then 'open' when ? then 'completed' else status end", [$(14), $(15)]),
+        // Completing a completed task keeps the time it was first completed.
+        completed_at: db.raw("case when ? then null when ? then (case when status = 'completed' then completed_at else ? end) else completed_at end", [$(14), $(15), $(2)]),
+      })
+      .returning(COLUMNS);
+  });
+}
+const NUMBER_TAKEN = 'number_taken';
+const updateShapes = new Map<string, ReturnType<typeof updateShape>>();
+
+const versionById = compiledQuery<[taskId: string, accountId: string], { version: number }>((db, $) =>
+  db('tasks').select('version').where('id', $(0)).andWhere('account_id', $(1)).limit(1),
+);
 
 /** A page's query in each of its eight shapes (after a position or not, by status or not, since a time or not), compiled once each. */
 const pageShapes: CompiledQuery<PageParams, TaskRow>[] = Array.from({ length: 8 }, (_, shape) =>

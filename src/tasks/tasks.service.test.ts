@@ -87,6 +87,67 @@ describe.each(engines)('tasks service on %s', (engine) => {
       expect(await countOf()).toBe(1);
     });
 
+    it('a change sets only the fields it gives; each field alone leaves the others as they were', async () => {
+      const { accountId, service } = await setUp();
+      const task = (await service.create(accountId, { title: 't', notes: 'n', priority: 2, dueAt: '2026-01-01T00:00:00Z', labels: ['a'] })).body;
+      const changes = [
+        { title: 'renamed' },
+        { notes: 'other notes' },
+        { priority: 4 as const },
+        { dueAt: '2027-02-03T04:05:06Z' },
+        { labels: ['b', 'c'] },
+        { status: 'completed' as const },
+        {},
+      ];
+      let before = task;
+      for (const change of changes) {
+        const changed = await service.update(accountId, task.id, change);
+        const { updatedAt: _changedAt, completedAt, version, ...fields } = changed;
+        const { updatedAt: _updatedAt, completedAt: _completedAt, version: previousVersion, ...previous } = before;
+        expect(fields).toEqual({ ...previous, ...change, ...(change.dueAt === undefined ? {} : { dueAt: new Date(change.dueAt).toISOString() }) });
+        expect(version).toBe(previousVersion + 1);
+        expect(completedAt === null).toBe(changed.status === 'open');
+        before = changed;
+      }
+    });
+
+    it("each create, change and delete takes the account's next change number, a refused change none", async () => {
+      const { accountId, service } = await setUp();
+      const numbers = async (taskId: string) => ({
+        account: Number((await store.db('accounts').select('task_change_seq').where('id', accountId).first()).task_change_seq),
+        task: (await store.db('tasks').select('change_seq').where('id', taskId).first())?.change_seq as number | undefined,
+      });
+      const task = (await service.create(accountId, { title: 'numbered' })).body;
+      expect(await numbers(task.id)).toEqual({ account: 1, task: 1 });
+      await service.update(accountId, task.id, { title: 'once' });
+      await service.update(accountId, task.id, { priority: 1 }, [2]);
+      expect(await numbers(task.id)).toEqual({ account: 3, task: 3 });
+      expect((await rejection(service.update(accountId, task.id, { title: 'stale' }, [1]))).toBody()).toMatchObject({ statusCode: 412 });
+      expect((await rejection(service.update(accountId, randomUUID(), { title: 'none' }))).toBody()).toMatchObject({ statusCode: 404 });
+      expect(await numbers(task.id)).toEqual({ account: 3, task: 3 });
+      await service.remove(accountId, task.id);
+      expect(await numbers(task.id)).toEqual({ account: 4, task: undefined });
+    });
+
+    it('If-Match with several versions applies when any of them is the current one, else is 412 with the current version', async () => {
+      const { accountId, service } = await setUp();
+      const task = (await service.create(accountId, { title: 'v1' })).body;
+      for (const [expected, applies] of [
+        [[7, 1, 9], true],
+        [[3, 4, 5, 6, 2], true],
+        [[2], false],
+        [[4, 5, 6, 7, 8, 9, 10, 11, 1], false],
+        [[], false],
+        [[1, 2, 3], true],
+      ] as const) {
+        const version = (await service.get(accountId, task.id)).version;
+        const attempt = service.update(accountId, task.id, { title: `after ${version}` }, expected);
+        if (applies) expect((await attempt).version).toBe(version + 1);
+        else expect((await rejection(attempt)).toBody()).toMatchObject({ statusCode: 412, code: 'PRECONDITION_FAILED' });
+      }
+      expect((await service.get(accountId, task.id)).version).toBe(4);
+    });
+
     it("another account's task is not found for reading, changing or deleting, and stays as it was", async () => {
       const owner = await setUp();
       const other = await setUp();

@@ -126,7 +126,7 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
       };
       const now = Date.now();
       return db.transaction(async (trx) => {
-        const changeNumber = await recorder.takeNumbers(trx, accountId, 1);
+        const changeNumber = recorder.numbersInTaskUpdate(trx) ? undefined : await recorder.takeNumbers(trx, accountId, 1);
         const row = await repository.updateTask(trx, { accountId, taskId, expected }, fields, { now, changeNumber });
         if (!row) throw await missingOrChanged(trx, accountId, taskId);
         await recorder.upserted(trx, 'updated', [row]);
