@@ -90,6 +90,14 @@ async function until(done: () => boolean | Promise<boolean>, what: string, timeo
 interface Writer {
   api: Client;
   token: string;
+  refreshToken: string;
+}
+
+/** A fresh access token before each round: on a loaded machine the bench outlives one. */
+async function renew(writer: Writer): Promise<void> {
+  const pair = (await call(writer.api, 'POST', '/auth/refresh', undefined, { refreshToken: writer.refreshToken })).body;
+  writer.token = pair.accessToken as string;
+  writer.refreshToken = pair.refreshToken as string;
 }
 
 /** `pairs` POST /tasks each, the two accounts taking turns (which goes first alternates); latencies in ms. */
@@ -136,7 +144,7 @@ async function bench(engine: Engine) {
   const writer = async (): Promise<Writer> => {
     const api = new Client(origin);
     const registered = await call(api, 'POST', '/auth/register', undefined, { email: `bench-${randomUUID()}@example.com`, password: 'correct horse battery staple' });
-    return { api, token: registered.body.accessToken as string };
+    return { api, token: registered.body.accessToken as string, refreshToken: registered.body.refreshToken as string };
   };
   const subscribed = await writer();
   const plain = await writer();
@@ -178,6 +186,7 @@ async function bench(engine: Engine) {
     for (let round = 0; round < ROUNDS * 2; round++) {
       // Delivering, quiet, quiet, delivering, ...: a drift over the run weighs on both alike.
       const deliveringRound = [true, false, false, true][round % 4]!;
+      await Promise.all([renew(subscribed), renew(plain)]);
       await setEnabled(deliveringRound);
       const cpuBefore = process.cpuUsage();
       const samples = await takeTurns(subscribed, plain, PAIRS_PER_ROUND);
