@@ -233,21 +233,21 @@ if (process.argv.includes('--receiver')) {
 }
 
 async function main() {
-const lines = [
-  `Webhooks: ${DELIVERIES} queued deliveries drained by one instance (concurrency ${loadConfig({}).WEBHOOK_DELIVERY_CONCURRENCY}) to a loopback receiver (a process of its own);`,
-  `then POST /tasks for an account subscribed to task.created and one without, taking turns: ${ROUNDS} rounds of ${PAIRS_PER_ROUND} pairs with deliveries,`,
-  `${ROUNDS} quiet rounds between them (the webhook disabled). Costs are p50 ratios per round: median (range).`,
-];
-for (const engine of ENGINES) {
-  const figures = await bench(engine);
-  lines.push(
-    `  ${engine}: ${figures.perSecond.toFixed(0)} deliveries/s; ${figures.taskEventsDelivered} task events delivered during the writes`,
-    `    subscribed vs unsubscribed, delivering:  ${percent(spreadOf(figures.delivering.cost))}   p50 / p90 ${latency(figures.delivering.subscribed)} vs ${latency(figures.delivering.plain)}`,
-    `    the same, quiet (noise floor):           ${percent(spreadOf(figures.quiet.cost))}   p50 / p90 ${latency(figures.quiet.subscribed)} vs ${latency(figures.quiet.plain)}`,
-    `    unsubscribed, delivering vs quiet:       ${percent(spreadOf(figures.deliveriesCost))}   (what the deliveries cost every request of the instance)`,
-    `    CPU of this process per write, µs:       delivering ${formatSpread(spreadOf(figures.delivering.cpuPerWrite))}, quiet ${formatSpread(spreadOf(figures.quiet.cpuPerWrite))}`,
-  );
-}
-process.stdout.write(`${lines.join('\n')}\n`);
-process.exit(0);
+  const lines = [
+    `Webhooks: ${DELIVERIES} queued deliveries drained by one instance (concurrency ${loadConfig({}).WEBHOOK_DELIVERY_CONCURRENCY}) to a loopback receiver (a process of its own);`,
+    `then POST /tasks for an account subscribed to task.created and one without, taking turns: ${ROUNDS} rounds of ${PAIRS_PER_ROUND} pairs with deliveries,`,
+    `${ROUNDS} quiet rounds between them (the webhook disabled). Costs are p50 ratios per round: median (range).`,
+  ];
+  for (const engine of ENGINES) {
+    const figures = await bench(engine);
+    lines.push(
+      `  ${engine}: ${figures.perSecond.toFixed(0)} deliveries/s; ${figures.taskEventsDelivered} task events delivered during the writes`,
+      `    subscribed vs unsubscribed, delivering:  ${percent(spreadOf(figures.delivering.cost))}   p50 / p90 ${latency(figures.delivering.subscribed)} vs ${latency(figures.delivering.plain)}`,
+      `    the same, quiet (noise floor):           ${percent(spreadOf(figures.quiet.cost))}   p50 / p90 ${latency(figures.quiet.subscribed)} vs ${latency(figures.quiet.plain)}`,
+      `    unsubscribed, delivering vs quiet:       ${percent(spreadOf(figures.deliveriesCost))}   (what the deliveries cost every request of the instance)`,
+      `    CPU of this process per write, µs:       delivering ${formatSpread(spreadOf(figures.delivering.cpuPerWrite))}, quiet ${formatSpread(spreadOf(figures.quiet.cpuPerWrite))}`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  process.exit(0);
 }
