@@ -100,7 +100,11 @@ async function renew(writer: Writer): Promise<void> {
   writer.refreshToken = pair.refreshToken as string;
 }
 
-/** `pairs` POST /tasks each, the two accounts taking turns (which goes first alternates); latencies in ms. */
+/**
+ * `pairs` POST /tasks each, the two accounts taking turns; latencies in ms. Which goes first is drawn
+ * for each pair: the worker looks 25 ms after a subscribed write (delivery-worker.ts), and a fixed
+ * order would land its sends on one account's requests more than the other's.
+ */
 async function takeTurns(subscribed: Writer, plain: Writer, pairs: number) {
   const samples = { subscribed: [] as number[], plain: [] as number[] };
   for (let i = 0; i < pairs; i++) {
@@ -108,7 +112,7 @@ async function takeTurns(subscribed: Writer, plain: Writer, pairs: number) {
       ['subscribed', subscribed],
       ['plain', plain],
     ];
-    if (i % 2 === 1) order.reverse();
+    if (Math.random() < 0.5) order.reverse();
     for (const [name, writer] of order) samples[name].push((await call(writer.api, 'POST', '/tasks', writer.token, { title: `bench ${i}` })).elapsedMs);
   }
   return samples;
