@@ -83,6 +83,10 @@ def server(request: pytest.FixtureRequest) -> Iterator[Server]:
         "RATE_LIMIT_BURST_PER_MINUTE": str(ACCOUNT_BURST),
         "RATE_LIMIT_STRICT_BURST_PER_MINUTE": "10000",
         "RATE_LIMIT_STRICT_SUSTAINED_PER_HOUR": "100000",
+        # Webhooks to a receiver of the tests on 127.0.0.1 (plain http is allowed for loopback with this on),
+        # and no outgoing request to anything but a loopback address, as contract-tests/webhooks/ has it.
+        "CONNECTOR_ALLOW_PRIVATE_NETWORKS": "true",
+        "OUTBOUND_LOOPBACK_ONLY": "true",
     }
     process = subprocess.Popen(
         ["node", "--import", "tsx", "src/main.ts"],

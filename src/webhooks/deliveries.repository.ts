@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { compiledQuery } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -56,20 +57,24 @@ export async function insertDeliveries(trx: Knex, event: NewEvent, webhookIds: r
  * type, due now, in one statement (the subscription check and the insert are one round trip on every
  * task write, subscribed or not); in the caller's transaction (the outbox). Answers how many it queued.
  */
-export async function insertForSubscribers(trx: Knex, accountId: string, event: NewEvent): Promise<number> {
-  const postgres = isPostgres(trx);
+export function insertForSubscribers(trx: Knex, accountId: string, event: NewEvent): Promise<number> {
+  return subscribersInsert.run(trx, [event.id, event.type, event.payload, event.createdAt, accountId, JSON.stringify(event.type)]);
+}
+
+// Every task write runs it: compiled once (src/platform/compiled-query.ts).
+const subscribersInsert = compiledQuery<[eventId: string, type: string, payload: string, createdAt: number, accountId: string, quotedType: string]>((db, $) => {
+  const postgres = isPostgres(db);
   // A v4 UUID per row: PostgreSQL's own; in SQLite from independent random pieces (randomblob is drawn per row).
   const newId = postgres
     ? 'gen_random_uuid()::text'
     : `lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-' || substr('89ab', 1 + abs(random() % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
-  const result: unknown = await trx.raw(
+  return db.raw(
     `insert into webhook_deliveries (id, webhook_id, event_id, event_type, payload, status, attempts, created_at, next_attempt_at)
      select ${newId}, id, ?, ?, ?, 'pending', 0, ?, ? from webhooks
      where account_id = ? and enabled = ${postgres ? 'true' : '1'} and ${postgres ? 'strpos' : 'instr'}(events, ?) > 0`,
-    [event.id, event.type, event.payload, event.createdAt, event.createdAt, accountId, JSON.stringify(event.type)],
+    [$(0), $(1), $(2), $(3), $(3), $(4), $(5)],
   );
-  return postgres ? Number((result as { rowCount?: number }).rowCount ?? 0) : Number((result as { changes?: number }).changes ?? 0);
-}
+});
 
 /** Another delivery of an event already stored (redeliver): the same id and body, due now. */
 export async function insertRedelivery(db: Knex, original: DeliveryRow, id: string, now: number): Promise<DeliveryRow> {
@@ -104,49 +109,66 @@ function pendingRow(id: string, webhookId: string, event: NewEvent, now: number)
  * (its process died mid-send) makes the delivery due again for anyone.
  */
 export async function claimDue(db: Knex, runnerId: string, now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
-  const postgres = isPostgres(db);
-  const claimed = rowsOf<{ id: string; attempts: number }>(
-    await db.raw(
-      `update webhook_deliveries set runner_id = ?, lease_until = ?, attempts = attempts + 1, last_attempt_at = ?
-       where id in (
-         select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id
-         where d.status = 'pending' and d.next_attempt_at <= ? and (d.lease_until is null or d.lease_until < ?)
-           and w.enabled = ${postgres ? 'true' : '1'}
-         order by d.next_attempt_at
-         limit ?${postgres ? ' for update of d skip locked' : ''}
-       )
-       returning id, attempts`,
-      [runnerId, now + leaseMs, now, now, now, limit],
-    ),
-  );
+  const claimed = await claim.all(db, [runnerId, now + leaseMs, now, limit]);
   if (claimed.length === 0) return [];
-  const attempts = new Map(claimed.map((row) => [row.id, Number(row.attempts)]));
-  const rows: {
-    id: string;
-    webhook_id: string;
-    event_id: string;
-    url: string;
-    secret: string;
-    previous_secret: string | null;
-    previous_secret_until: number | null;
-    failed_in_a_row: number;
-    payload: string;
-  }[] = await db(`${deliveries} as d`)
-    .join('webhooks as w', 'w.id', 'd.webhook_id')
-    .select('d.id', 'd.webhook_id', 'd.event_id', 'w.url', 'w.secret', 'w.previous_secret', 'w.previous_secret_until', 'w.failed_in_a_row', 'd.payload')
-    .whereIn('d.id', [...attempts.keys()]);
-  return rows.map((row) => ({
-    id: row.id,
-    webhookId: row.webhook_id,
-    eventId: row.event_id,
-    attempt: attempts.get(row.id)!,
-    url: row.url,
-    secret: row.secret,
-    previousSecret: row.previous_secret,
-    previousSecretUntil: row.previous_secret_until === null ? null : Number(row.previous_secret_until),
-    failedInARow: Number(row.failed_in_a_row),
-    payload: row.payload,
-  }));
+  const webhookIds = [...new Set(claimed.map((row) => row.webhook_id))];
+  const webhooks = new Map((await sendersOf.all(db, [JSON.stringify(webhookIds)])).map((webhook) => [webhook.id, webhook]));
+  return claimed.flatMap((row) => {
+    // Deleted since the claim (its deliveries go with it): nothing to send.
+    const webhook = webhooks.get(row.webhook_id);
+    if (!webhook) return [];
+    return [
+      {
+        id: row.id,
+        webhookId: row.webhook_id,
+        eventId: row.event_id,
+        attempt: Number(row.attempts),
+        url: webhook.url,
+        secret: webhook.secret,
+        previousSecret: webhook.previous_secret,
+        previousSecretUntil: webhook.previous_secret_until === null ? null : Number(webhook.previous_secret_until),
+        failedInARow: Number(webhook.failed_in_a_row),
+        payload: row.payload,
+      },
+    ];
+  });
+}
+
+// The worker claims after every burst of writes and records every batch of successes: compiled once.
+const claim = compiledQuery<
+  [runnerId: string, leaseUntil: number, now: number, limit: number],
+  { id: string; webhook_id: string; event_id: string; payload: string; attempts: number }
+>((db, $) => {
+  const postgres = isPostgres(db);
+  return db.raw(
+    `update webhook_deliveries set runner_id = ?, lease_until = ?, attempts = attempts + 1, last_attempt_at = ?
+     where id in (
+       select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id
+       where d.status = 'pending' and d.next_attempt_at <= ? and (d.lease_until is null or d.lease_until < ?)
+         and w.enabled = ${postgres ? 'true' : '1'}
+       order by d.next_attempt_at
+       limit ?${postgres ? ' for update of d skip locked' : ''}
+     )
+     returning id, webhook_id, event_id, payload, attempts`,
+    [$(0), $(1), $(2), $(2), $(2), $(3)],
+  );
+});
+
+const sendersOf = compiledQuery<
+  [webhookIdsJson: string],
+  { id: string; url: string; secret: string; previous_secret: string | null; previous_secret_until: number | null; failed_in_a_row: number }
+>((db, $) =>
+  db('webhooks')
+    .select(['id', 'url', 'secret', 'previous_secret', 'previous_secret_until', 'failed_in_a_row'])
+    .whereRaw(`id in (${idsIn(db)})`, [$(0)]),
+);
+
+/**
+ * The ids in a JSON array, as a subquery: one statement (compiled once) for any number of ids, where
+ * `whereIn` with a list is a new statement for every length.
+ */
+function idsIn(db: Knex): string {
+  return isPostgres(db) ? 'select json_array_elements_text(?::json)' : 'select value from json_each(?)';
 }
 
 /** What an attempt ended in; applied only while this runner still holds that attempt. */
@@ -176,20 +198,21 @@ export async function recordAttempt(db: Knex, claim: { id: string; runnerId: str
  */
 export async function recordSuccesses(db: Knex, runnerId: string, successes: readonly { id: string; statusCode: number }[]): Promise<string[]> {
   const recorded: string[] = [];
-  const byCode = new Map<number, { id: string }[]>();
-  for (const success of successes) byCode.set(success.statusCode, [...(byCode.get(success.statusCode) ?? []), success]);
-  for (const [statusCode, group] of byCode) {
-    const rows: { id: string }[] = await db(deliveries)
-      .where({ runner_id: runnerId, status: 'pending' })
-      .whereIn(
-        'id',
-        group.map((success) => success.id),
-      )
-      .update({ status: 'succeeded', last_status_code: statusCode, last_error: null, next_attempt_at: null, runner_id: null, lease_until: null }, ['id']);
+  const byCode = new Map<number, string[]>();
+  for (const success of successes) byCode.set(success.statusCode, [...(byCode.get(success.statusCode) ?? []), success.id]);
+  for (const [statusCode, ids] of byCode) {
+    const rows = await successesRecord.all(db, [statusCode, runnerId, JSON.stringify(ids)]);
     recorded.push(...rows.map((row) => row.id));
   }
   return recorded;
 }
+
+const successesRecord = compiledQuery<[statusCode: number, runnerId: string, idsJson: string], { id: string }>((db, $) =>
+  db(deliveries)
+    .where({ runner_id: $(1), status: 'pending' })
+    .whereRaw(`id in (${idsIn(db)})`, [$(2)])
+    .update({ status: 'succeeded', last_status_code: $(0), last_error: null, next_attempt_at: null, runner_id: null, lease_until: null }, ['id']),
+);
 
 /** Gives a claimed attempt back unsent (the process is stopping): due again at once, the attempt not counted. */
 export async function releaseClaim(db: Knex, claim: { id: string; runnerId: string; attempt: number }): Promise<void> {
@@ -214,9 +237,3 @@ export async function findDelivery(db: Knex, webhookId: string, id: string): Pro
 }
 
 const LOG_COLUMNS = ['id', 'webhook_id', 'event_id', 'event_type', 'status', 'attempts', 'created_at', 'next_attempt_at', 'last_attempt_at', 'last_status_code', 'last_error', 'runner_id', 'lease_until'];
-
-/** PostgreSQL answers a raw statement with `{ rows }`, better-sqlite3 with the rows. */
-function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
-}

@@ -50,6 +50,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let started = false;
   let claiming = false;
   let again = false;
+  // The last claim filled every free slot: more may be due, so finished sends refill.
+  let backlogged = false;
   let timer: NodeJS.Timeout | undefined;
   let successes: { delivery: ClaimedDelivery; statusCode: number; seconds: number; done: () => void }[] = [];
   let successTimer: NodeJS.Timeout | undefined;
@@ -96,17 +98,23 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       do {
         again = false;
         const free = options.concurrency - inFlight.size;
-        if (free <= 0) break;
+        if (free <= 0) {
+          backlogged = true;
+          break;
+        }
         const claimed = await claimDue(db, runnerId, Date.now(), LEASE_MS, free);
+        backlogged = claimed.length === free;
         for (const delivery of claimed) {
           const done = send(delivery).finally(() => {
             inFlight.delete(delivery.id);
-            // Refill once half the slots are free, not after every send: one claim query per batch.
-            if (inFlight.size <= options.concurrency / 2) void fill();
+            // With a backlog, refill once half the slots are free, not after every send: one claim per
+            // batch. Without one, a finished send has nothing to claim: new events nudge (outbox.ts),
+            // and retries and other instances' events come due at the next poll.
+            if (backlogged && inFlight.size <= options.concurrency / 2) void fill();
           });
           inFlight.set(delivery.id, done);
         }
-        if (claimed.length === free) again = true;
+        if (backlogged) again = true;
       } while (again && !stopping.signal.aborted);
     } catch (err) {
       logger.warn({ err }, 'could not claim webhook deliveries');

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 
 const SECRET_PREFIX = 'whsec_';
 const SECRET_BYTES = 32;
@@ -8,9 +8,13 @@ export function newWebhookSecret(): string {
   return SECRET_PREFIX + randomBytes(SECRET_BYTES).toString('base64');
 }
 
-/** A new event id, the `webhook-id` of every attempt of its deliveries. */
+/**
+ * A new event id, the `webhook-id` of every attempt of its deliveries. Every task write makes one,
+ * subscribed or not: randomUUID draws from a pool of random bytes, randomBytes(16) asks the system
+ * each time.
+ */
 export function newEventId(): string {
-  return `msg_${randomBytes(16).toString('hex')}`;
+  return `msg_${randomUUID().replaceAll('-', '')}`;
 }
 
 /**
