@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { compiledQuery } from '../platform/compiled-query.js';
+import { compiledQuery, type CompiledQuery, type Placeholder } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
 import { COLUMNS, type ExpectedVersions, type TaskRow } from './tasks.repository.js';
 
@@ -34,22 +34,16 @@ export async function listChangesAfter(
  */
 export async function deleteLeavingTombstone(trx: Knex.Transaction, deletion: TaskDeletion): Promise<boolean> {
   const { accountId, taskId, expected, changeNumber, deletedAt } = deletion;
+  // An If-Match that allows no version: no task matches (the statements have no shape for an empty list).
   if (expected !== undefined && expected.length === 0) return false;
-  const versionCheck = expected === undefined ? '' : ` and version in (${expected.map(() => '?').join(', ')})`;
-  const target = [taskId, accountId, ...(expected ?? [])];
-  if (isPostgres(trx)) {
-    const result: { rows: unknown[] } = await trx.raw(
-      `with gone as (delete from tasks where id = ? and account_id = ?${versionCheck} returning id)
-       insert into task_tombstones (account_id, change_seq, task_id, deleted_at) select ?, ?, id, ? from gone returning task_id`,
-      [...target, accountId, changeNumber, deletedAt],
-    );
-    return result.rows.length === 1;
-  }
-  const deleted = await trx('tasks')
-    .whereRaw(`id = ? and account_id = ?${versionCheck}`, target)
-    .delete();
-  if (deleted !== 1) return false;
-  await trx('task_tombstones').insert({ account_id: accountId, change_seq: changeNumber, task_id: taskId, deleted_at: deletedAt });
+  // Shapes for any version (0), or 1, 2, 4, 8, ... versions: a list shorter than its shape repeats its last version.
+  const slots = expected === undefined ? 0 : 2 ** Math.ceil(Math.log2(expected.length));
+  const versions = Array.from({ length: slots }, (_, i) => expected![Math.min(i, expected!.length - 1)]!);
+  const params: DeletionParams = [taskId, accountId, changeNumber, deletedAt, ...versions];
+  const shape = deletionShapeOf(slots);
+  if (isPostgres(trx)) return (await shape.deleteLeavingTombstone.run(trx, params)) === 1;
+  if ((await shape.deleteTask.run(trx, params)) !== 1) return false;
+  await insertTombstone.run(trx, [accountId, changeNumber, taskId, deletedAt]);
   return true;
 }
 
@@ -64,8 +58,50 @@ export async function lastChangeNumber(db: Knex, accountId: string): Promise<num
 
 /** Forgets the account's tombstones of deletions before `before` (epoch ms). */
 export async function purgeTombstones(db: Knex, accountId: string, before: number): Promise<number> {
-  return db('task_tombstones').where('account_id', accountId).andWhere('deleted_at', '<', before).delete();
+  return purgeBefore.run(db, [accountId, before]);
 }
+
+type DeletionParams = [taskId: string, accountId: string, changeNumber: number, deletedAt: number, ...versions: number[]];
+const DELETION_FIXED_PARAMS = 4;
+
+interface DeletionShape {
+  /** PostgreSQL: the DELETE and the tombstone's INSERT in one statement; the rows it inserted. */
+  deleteLeavingTombstone: CompiledQuery<DeletionParams, never>;
+  /** SQLite: the DELETE alone, then insertTombstone. */
+  deleteTask: CompiledQuery<DeletionParams, never>;
+}
+
+// Every DELETE /tasks/{taskId} runs these: compiled and prepared once,
+// one shape per number of expected versions (src/platform/compiled-query.ts).
+const deletionShapes = new Map<number, DeletionShape>();
+
+function deletionShapeOf(versions: number): DeletionShape {
+  let shape = deletionShapes.get(versions);
+  if (!shape) {
+    const versionCheck = versions === 0 ? '' : ` and version in (${Array.from({ length: versions }, () => '?').join(', ')})`;
+    const target = ($: Placeholder) => [$(0), $(1), ...Array.from({ length: versions }, (_, i) => $(DELETION_FIXED_PARAMS + i))];
+    shape = {
+      deleteLeavingTombstone: compiledQuery((db, $) =>
+        db.raw(
+          `with gone as (delete from tasks where id = ? and account_id = ?${versionCheck} returning id)
+           insert into task_tombstones (account_id, change_seq, task_id, deleted_at) select ?, ?, id, ? from gone`,
+          [...target($), $(1), $(2), $(3)],
+        ),
+      ),
+      deleteTask: compiledQuery((db, $) => db.raw(`delete from tasks where id = ? and account_id = ?${versionCheck}`, target($))),
+    };
+    deletionShapes.set(versions, shape);
+  }
+  return shape;
+}
+
+const insertTombstone = compiledQuery<[accountId: string, changeNumber: number, taskId: string, deletedAt: number], never>((db, $) =>
+  db('task_tombstones').insert({ account_id: $(0), change_seq: $(1), task_id: $(2), deleted_at: $(3) }),
+);
+
+const purgeBefore = compiledQuery<[accountId: string, before: number], never>((db, $) =>
+  db('task_tombstones').where('account_id', $(0)).andWhere('deleted_at', '<', $(1)).delete(),
+);
 
 type FeedParams = [accountId: string, after: number, limit: number];
 
