@@ -19,10 +19,11 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
 import { loadConfig } from '../src/config.js';
+import { compiledQuery } from '../src/platform/compiled-query.js';
 import { isPostgres, type Db } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createService } from '../src/wiring.js';
-import { BENCH_JWT_SECRET, createDatabase, runLoad, type Engine } from './harness.js';
+import { BENCH_JWT_SECRET, createDatabase, median, percentile, runLoad, type Engine } from './harness.js';
 import { mainThreadProfile, summariseProfile } from './profile-summary.js';
 import { createChangeCursors } from '../src/tasks/change-cursor.js';
 import { createTaskChangeRecorder, type TaskChangeRecorder } from '../src/tasks/task-changes.js';
@@ -55,13 +56,8 @@ async function call(client: Client, method: string, path: string, token?: string
   return { body: JSON.parse(text || 'null') as Record<string, unknown>, elapsedMs };
 }
 
-function percentiles(samples: number[]): Figures {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-  return { p50: at(0.5), p99: at(0.99) };
-}
+const percentiles = (samples: number[]): Figures => ({ p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) });
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** 10,000 tasks stored straight in the database, each with its change number, as if created one by one. */
 async function seed(db: Db, accountId: string): Promise<void> {
@@ -87,7 +83,8 @@ async function seed(db: Db, accountId: string): Promise<void> {
 
 /**
  * The baseline of a write: the same service, but its recorder takes no number from the account row
- * (a unique number from memory, so the stored rows stay valid), deletes without a tombstone and calls
+ * (a unique number from memory, so the stored rows stay valid), deletes without a tombstone (a
+ * compiled statement, as the recorded delete's are) and calls
  * no listener. Creates and deletes still take their number in the cap's UPDATE, which they make anyway;
  * a change's UPDATE touches the task alone (the recorded one takes its number from the account row in
  * the same statement on PostgreSQL).
@@ -101,9 +98,12 @@ function recordingNothing(): TaskChangeRecorder {
     },
     numbersInTaskUpdate: () => false,
     upserted: async () => undefined,
-    deleted: async (trx, { accountId, taskId }) => (await trx('tasks').where({ id: taskId, account_id: accountId }).delete()) === 1,
+    deleted: async (trx, { accountId, taskId }) => (await deleteTask.run(trx, [taskId, accountId])) === 1,
   };
 }
+
+/** The baseline's delete, compiled and prepared once as the recorded delete is (src/tasks/task-feed.repository.ts). */
+const deleteTask = compiledQuery<[string, string], never>((db, $) => db('tasks').where('id', $(0)).andWhere('account_id', $(1)).delete());
 
 /** POST /tasks, PATCH and DELETE /tasks/{id} for one account, by bare node:http: no routing, sign-in or validation. */
 function startBareWriter(tasks: TasksService, accountId: string): Promise<Server> {
