@@ -18,7 +18,7 @@ import { createService } from '../src/wiring.js';
 import { createAccessTokens } from '../src/auth/access-tokens.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
-import { runLoad, type LoadRequest } from './harness.js';
+import { percentile, runLoad, type LoadRequest } from './harness.js';
 import { mainThreadProfile, summariseProfile } from './profile-summary.js';
 
 const TASKS = 500;
@@ -250,8 +250,4 @@ interface Pair {
 async function mcpFirst(pair: Pair, id: number) {
   const second = await pair.mcpCall(id);
   return [await pair.restCall(id), second] as const;
-}
-
-function percentile(values: number[], q: number): number {
-  return [...values].sort((x, y) => x - y)[Math.ceil(q * values.length) - 1]!;
 }
