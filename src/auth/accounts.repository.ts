@@ -27,8 +27,8 @@ const COLUMNS: (keyof AccountRow)[] = ['id', 'email', 'password_hash', 'name', '
 // Every signed-in request reads its account (http: the account check; GET /me, login): compiled once.
 const byEmail = compiledQuery<[string], AccountRow>((db, $) => db('accounts').select(COLUMNS).where('email', $(0)).limit(1));
 const byId = compiledQuery<[string], AccountRow>((db, $) => db('accounts').select(COLUMNS).where('id', $(0)).limit(1));
-const profileById = compiledQuery<[string], Omit<AccountRow, 'password_hash'>>((db, $) =>
-  db('accounts').select('id', 'email', 'name', 'created_at').where('id', $(0)).limit(1),
+const profileById = compiledQuery<[string], Omit<AccountRow, 'password_hash'> & { task_change_seq: number | string }>((db, $) =>
+  db('accounts').select('id', 'email', 'name', 'created_at', 'task_change_seq').where('id', $(0)).limit(1),
 );
 
 export function createAccountsRepository(db: Db): AccountsRepository {
@@ -43,7 +43,7 @@ export function createAccountsRepository(db: Db): AccountsRepository {
     findById: (id) => byId.first(db, [id]),
     profileOf: async (id) => {
       const row = await profileById.first(db, [id]);
-      return row && { id: row.id, email: row.email, name: row.name, createdAtMs: Number(row.created_at) };
+      return row && { id: row.id, email: row.email, name: row.name, createdAtMs: Number(row.created_at), lastTaskChange: Number(row.task_change_seq) };
     },
     delete: async (id) => (await db('accounts').where({ id }).delete()) > 0,
   };

@@ -8,7 +8,7 @@ import { createIdentifyCaller } from './identify-caller.js';
 const settings = { secret: 'unit-test-secret-0123456789-abcdefghijklmnop', issuer: 'task-service', audience: 'task-service-api', lifetimeSeconds: 120 };
 const subject = { accountId: 'account-1', clientId: 'web', scopes: ['tasks:read'] as const, sessionId: 'family-1' };
 const noApiTokens = { authenticate: async () => undefined } as unknown as ApiTokens;
-const account = { id: 'account-1', email: 'ada@example.com', name: null, createdAtMs: 0 };
+const account = { id: 'account-1', email: 'ada@example.com', name: null, createdAtMs: 0, lastTaskChange: 0 };
 const checks = { audienceFits: () => true, accountOf: async () => account };
 
 /** Identifies the caller of a request bearing `token` and says what it found. */

@@ -30,13 +30,16 @@ export interface Caller {
 
 /**
  * The caller's account as the identify step read it for this request (the check that a bearer JWT's
- * account still exists reads these columns): GET /me answers from it instead of reading it again.
+ * account still exists reads these columns): GET /me answers from it, and a poll of the change feed
+ * that finds the number it knows (docs/change-feed.md), instead of reading the row again.
  */
 export interface CallerAccount {
   id: string;
   email: string;
   name: string | null;
   createdAtMs: number;
+  /** The number of the account's latest task change (0 before any). */
+  lastTaskChange: number;
 }
 
 /**

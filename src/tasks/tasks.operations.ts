@@ -10,9 +10,9 @@ import type { TasksService } from './tasks.service.js';
 export function createTasksHandlers(service: TasksService) {
   return {
     listTasks: async ({ caller, query }: OperationInput<'listTasks'>) => ({ status: 200 as const, body: await service.list(caller.accountId, query) }),
-    listTaskChanges: async ({ caller, query }: OperationInput<'listTaskChanges'>) => ({
+    listTaskChanges: async ({ caller, callerAccount, query }: OperationInput<'listTaskChanges'>) => ({
       status: 200 as const,
-      body: await service.changes(caller.accountId, query),
+      body: await service.changes(caller.accountId, query, callerAccount?.lastTaskChange),
     }),
     createTask: async ({ caller, body, header }: OperationInput<'createTask'>) => {
       // A replay answers the stored response: a 201 too, the only status a create has.

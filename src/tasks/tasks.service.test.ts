@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../platform/errors.js';
 import { upsertExternalTasks } from './external-tasks.repository.js';
 import { createChangeCursors } from './change-cursor.js';
@@ -162,6 +162,38 @@ describe.each(engines)('tasks service on %s', (engine) => {
       }
       expect(await owner.service.get(owner.accountId, task.id)).toEqual(task);
       expect(await owner.service.usage(owner.accountId)).toEqual({ limit: 10_000, used: 1 });
+    });
+  });
+
+  describe('an empty poll of the change feed', () => {
+    it('hands back a cursor issued within the minute as it came, a new one after that, and sees a change either way', async () => {
+      const { accountId, service } = await setUp();
+      await service.create(accountId, { title: 'seen in the initial sync' });
+      const initial = await service.changes(accountId, {});
+      const quiet = await service.changes(accountId, { cursor: initial.nextCursor });
+      expect(quiet).toEqual({ changes: [], nextCursor: initial.nextCursor, hasMore: false });
+
+      vi.useFakeTimers({ now: Date.now() + 61_000, toFake: ['Date'] });
+      try {
+        const later = await service.changes(accountId, { cursor: quiet.nextCursor });
+        expect(later.changes).toEqual([]);
+        expect(later.nextCursor).not.toBe(quiet.nextCursor);
+        const created = (await service.create(accountId, { title: 'made after the quiet polls' })).body;
+        for (const cursor of [quiet.nextCursor, later.nextCursor]) {
+          expect((await service.changes(accountId, { cursor })).changes).toEqual([{ kind: 'upserted', task: created }]);
+        }
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('takes the last change number read earlier in the request, and lists the changes when it differs from the cursor', async () => {
+      const { accountId, service } = await setUp();
+      const initial = await service.changes(accountId, {});
+      const created = (await service.create(accountId, { title: 'a change' })).body;
+      expect((await service.changes(accountId, { cursor: initial.nextCursor }, 1)).changes).toEqual([{ kind: 'upserted', task: created }]);
+      // A number read before the change committed: this poll is empty, the next one sees the change.
+      expect((await service.changes(accountId, { cursor: initial.nextCursor }, 0)).changes).toEqual([]);
     });
   });
 

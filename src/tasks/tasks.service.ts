@@ -155,13 +155,18 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
      * The change feed (docs/change-feed.md): without a cursor every stored task (an initial sync), else every
      * change numbered after it, tombstones included, oldest first.
      */
-    async changes(accountId: string, query: ChangesQuery): Promise<TaskChangeList> {
+    async changes(accountId: string, query: ChangesQuery, lastChangeRead?: number): Promise<TaskChangeList> {
       const now = Date.now();
       const limit = query.limit ?? DEFAULT_CHANGES_PAGE_SIZE;
       const from = query.cursor === undefined ? undefined : cursors.decode(accountId, query.cursor);
       if (from && from.issuedAt < now - retentionMs) throw errors.cursorExpired(tombstoneRetentionDays);
-      if (from && (await lastChangeNumber(db, accountId)) === from.after) {
-        return { changes: [], nextCursor: cursors.encode(accountId, { after: from.after, issuedAt: now }), hasMore: false };
+      // A number read earlier in the request (the identify step's) is as good: a change committed since
+      // is seen by the next poll, as if this one had come a moment earlier.
+      if (from && (lastChangeRead ?? (await lastChangeNumber(db, accountId))) === from.after) {
+        // A cursor issued within the minute goes back as it came (it stands for the same place, and is
+        // older by less than a minute of its retention): most polls of a quiet account sign nothing.
+        const nextCursor = now - from.issuedAt < CURSOR_REISSUE_AFTER_MS ? query.cursor! : cursors.encode(accountId, { after: from.after, issuedAt: now });
+        return { changes: [], nextCursor, hasMore: false };
       }
       const rows = await listChangesAfter(db, accountId, { after: from?.after ?? 0, limit: limit + 1, withTombstones: from !== undefined });
       const page = rows.slice(0, limit);
@@ -188,6 +193,7 @@ const DEFAULT_PRIORITY = 3;
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 const PURGE_EVERY_NTH_CHANGE = 16;
+const CURSOR_REISSUE_AFTER_MS = 60 * 1000;
 
 function toChange(row: FeedRow): TaskChangeItem {
   if (row.change_kind === 'deleted') return { kind: 'deleted', taskId: row.id, deletedAt: toIso(Number(row.deleted_at)) };
