@@ -30,16 +30,37 @@ export function createOpenApiValidator(document: Record<string, unknown>, valida
     formats: DOCUMENT_FORMATS,
   }) as RequestHandler[];
   const at = steps.findIndex((candidate) => candidate.name === 'securityMiddleware');
+  const matchAt = steps.findIndex((candidate) => candidate.name === 'metadataMiddleware');
   // The library's steps are named functions; a release that renames them fails here, at start-up.
-  if (at < 0) throw new Error('express-openapi-validator has no step named securityMiddleware: check its release before upgrading');
+  if (at < 0 || matchAt < 0) throw new Error('express-openapi-validator has no step named securityMiddleware or metadataMiddleware: check its release before upgrading');
   return {
     /** The steps of a route of `method`, with `checkAccess` where the library's security step was. */
     stepsFor(method: string, checkAccess: RequestHandler): RequestHandler[] {
-      const checks = [...steps.slice(0, at), checkAccess, ...steps.slice(at + 1)];
+      const checks = steps.map((step, i) => (i === at ? checkAccess : i === matchAt ? matchedOnce(step) : step));
       // A HEAD reaches the GET route (Express routes it there) and is checked as that GET; Node leaves
       // the body out of the answer to a HEAD whatever the method reads from here on.
       return method === 'get' ? [headAsGet, ...checks] : checks;
     },
+  };
+}
+
+/**
+ * The library's match of a request to its operation, made once per route: it compares the path with
+ * every path of the document on each request, and a route's requests all match the same operation.
+ * Its first request is matched by the library; later ones get the same operation with their own path
+ * parameters, as Express decoded them for the route (the library decodes them the same way).
+ */
+function matchedOnce(matchOperation: RequestHandler): RequestHandler {
+  let matched: Record<string, unknown> | undefined;
+  return function matchedOnce(req, res, next) {
+    if (matched !== undefined) {
+      req.openapi = { ...matched, pathParams: req.params };
+      return next();
+    }
+    return matchOperation(req, res, (err?: unknown) => {
+      if (err === undefined && req.openapi !== undefined) matched = { ...(req.openapi as Record<string, unknown>) };
+      next(err);
+    });
   };
 }
 
