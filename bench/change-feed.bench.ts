@@ -18,12 +18,9 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
-import { loadConfig } from '../src/config.js';
 import { compiledQuery } from '../src/platform/compiled-query.js';
 import { isPostgres, type Db } from '../src/platform/db.js';
-import { createLogger } from '../src/platform/logger.js';
-import { createService } from '../src/wiring.js';
-import { BENCH_JWT_SECRET, createDatabase, median, percentile, runLoad, type Engine } from './harness.js';
+import { createDatabase, median, percentile, runLoad, serveApp, type Engine } from './harness.js';
 import { mainThreadProfile, summariseProfile } from './profile-summary.js';
 import { createChangeCursors } from '../src/tasks/change-cursor.js';
 import { createTaskChangeRecorder, type TaskChangeRecorder } from '../src/tasks/task-changes.js';
@@ -146,18 +143,7 @@ interface EngineFigures {
 
 async function benchEngine(engine: Engine): Promise<EngineFigures> {
   const database = await createDatabase(engine);
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    DATABASE_URL: database.url,
-    JWT_SECRET: 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz',
-    CONNECTOR_SECRET_KEY: '0'.repeat(64),
-    RATE_LIMITS_ENABLED: 'false',
-    LOG_LEVEL: 'silent',
-  });
-  const { app, db, components } = await createService(config, createLogger('silent'));
-  const server = await new Promise<Server>((resolve) => {
-    const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
+  const { config, db, components, server } = await serveApp(database.url);
   const api = new Client(urlOf(server));
   const bareServers: Server[] = [];
   const bareClients: Client[] = [];
@@ -277,19 +263,7 @@ interface PollTarget {
 /** The profiled server (a child process): an account with a few tasks, and the cursor of its feed's end, sent over IPC. */
 async function servePoll(): Promise<void> {
   const database = await createDatabase('sqlite');
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    DATABASE_URL: database.url,
-    JWT_SECRET: BENCH_JWT_SECRET,
-    JWT_ACCESS_EXPIRES: '86400',
-    CONNECTOR_SECRET_KEY: '0'.repeat(64),
-    RATE_LIMITS_ENABLED: 'false',
-    LOG_LEVEL: 'silent',
-  });
-  const { app } = await createService(config, createLogger('silent'));
-  const server = await new Promise<Server>((resolve) => {
-    const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
+  const { server } = await serveApp(database.url, { JWT_ACCESS_EXPIRES: '86400' });
   const api = new Client(urlOf(server));
   const { token } = await register(api);
   for (let i = 0; i < 10; i++) await call(api, 'POST', '/tasks', token, { title: `Task ${i}`, labels: ['work'] });

@@ -2,10 +2,15 @@
 // autocannon load runner, and interleaved rounds. Every bench/*.bench.ts takes these from here.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import knexFactory from 'knex';
+import { loadConfig, type Config } from '../src/config.js';
+import { createLogger } from '../src/platform/logger.js';
+import { createService, type Service } from '../src/wiring.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -60,6 +65,27 @@ export async function createDatabase(engine: Engine): Promise<Database> {
       await admin.destroy();
     },
   };
+}
+
+/**
+ * The app as createService builds it for production, on `databaseUrl`, with the bench's JWT secret,
+ * rate limits off and a silent log (`settings` adds or overrides settings), listening on 127.0.0.1.
+ */
+export async function serveApp(databaseUrl: string, settings: Record<string, string> = {}): Promise<Service & { config: Config; server: Server; url: string }> {
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    JWT_SECRET: BENCH_JWT_SECRET,
+    CONNECTOR_SECRET_KEY: '0'.repeat(64),
+    RATE_LIMITS_ENABLED: 'false',
+    LOG_LEVEL: 'silent',
+    ...settings,
+  });
+  const service = await createService(config, createLogger('silent'));
+  const server = await new Promise<Server>((resolve) => {
+    const listening: Server = service.app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  return { ...service, config, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
 export interface LoadRequest {

@@ -7,14 +7,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
-import { createService } from '../src/wiring.js';
-import { loadConfig } from '../src/config.js';
 import { isPostgres, type Db } from '../src/platform/db.js';
-import { createLogger } from '../src/platform/logger.js';
 import { decodeCursor } from '../src/platform/page-cursor.js';
 import type { PagePosition } from '../src/tasks/tasks.repository.js';
 import { startNodeFloor, type Floor } from './floors.js';
-import { BENCH_JWT_SECRET, createDatabase, percentile, type Engine } from './harness.js';
+import { BENCH_JWT_SECRET, createDatabase, percentile, serveApp, type Engine } from './harness.js';
 
 const TASKS = 10_000;
 const PAGE = 100;
@@ -72,18 +69,7 @@ const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as Addre
 
 async function benchListing(engine: Engine): Promise<Record<'api' | 'bare' | 'knex' | 'me', Figures>> {
   const database = await createDatabase(engine);
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    DATABASE_URL: database.url,
-    JWT_SECRET: BENCH_JWT_SECRET,
-    CONNECTOR_SECRET_KEY: '0'.repeat(64),
-    RATE_LIMITS_ENABLED: 'false',
-    LOG_LEVEL: 'silent',
-  });
-  const { app, db, components } = await createService(config, createLogger('silent'));
-  const server = await new Promise<Server>((resolve) => {
-    const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
+  const { config, db, components, server } = await serveApp(database.url);
   const api = new Client(urlOf(server));
   let floor: Floor | undefined;
   let bare: Client | undefined;

@@ -8,17 +8,12 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
-import { createService } from '../src/wiring.js';
 import { createAccessTokens } from '../src/auth/access-tokens.js';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/platform/logger.js';
-import { percentile, runLoad, type LoadRequest } from './harness.js';
+import { percentile, runLoad, serveApp, type LoadRequest } from './harness.js';
 import { mainThreadProfile, summariseProfile } from './profile-summary.js';
 
 const TASKS = 500;
@@ -32,19 +27,7 @@ const PROFILE_CONNECTIONS = 4;
 /** The service on a throwaway SQLite file, listening, with an account of TASKS tasks and its two tokens. */
 async function startBenchService() {
   const dir = mkdtempSync(join(tmpdir(), 'task-service-bench-mcp-'));
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
-    JWT_SECRET: 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz',
-    CONNECTOR_SECRET_KEY: '0'.repeat(64),
-    RATE_LIMITS_ENABLED: 'false',
-    LOG_LEVEL: 'silent',
-  });
-  const { app, db, components } = await createService(config, createLogger('silent'));
-  const server = await new Promise<Server>((resolve) => {
-    const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { config, db, components, server, url: base } = await serveApp(`sqlite:${join(dir, 'db.sqlite')}`);
   const stop = async () => {
     server.closeAllConnections();
     server.close();

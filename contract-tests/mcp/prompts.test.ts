@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, type GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { appTokens, connectMcpClient } from '../support/mcp.js';
+import { appTokens, connectMcpClient, type SessionClient } from '../support/mcp.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -12,10 +12,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-type Rest = Awaited<ReturnType<typeof appTokens>>['session']['client'];
-
 let client: Client;
-let rest: Rest;
+let rest: SessionClient;
 // A fresh account for each test: a prompt is about the whole account.
 beforeEach(async () => {
   await client?.close();

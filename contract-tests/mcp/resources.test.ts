@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appTokens, callTool, connectMcpClient, postMcp } from '../support/mcp.js';
+import { appTokens, callTool, connectMcpClient, postMcp, type SessionClient } from '../support/mcp.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -11,8 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
-
-type Rest = Awaited<ReturnType<typeof appTokens>>['session']['client'];
 
 /** The JSON of a resource as a client reads it. */
 async function readJson(client: Client, uri: string) {
@@ -34,7 +32,7 @@ async function refusal(request: Promise<unknown>): Promise<McpError> {
 
 describe('MCP resources: the account as a model reads it', () => {
   let client: Client;
-  let rest: Rest;
+  let rest: SessionClient;
   beforeAll(async () => {
     const tokens = await appTokens(server);
     rest = tokens.session.client;

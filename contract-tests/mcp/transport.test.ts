@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appTokens, mcpUrl, postMcp } from '../support/mcp.js';
+import { appTokens, mcpUrl, postMcp, type SessionClient } from '../support/mcp.js';
 import { startServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -10,8 +10,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-type Rest = Awaited<ReturnType<typeof appTokens>>['session']['client'];
-
 /** The JSON-RPC error body the Streamable HTTP transport answers a message it does not take with. */
 const transportError = (code: number, message: string | RegExp) => ({ jsonrpc: '2.0', error: { code, message: typeof message === 'string' ? message : expect.stringMatching(message) }, id: null });
 
@@ -21,8 +19,8 @@ const transportError = (code: number, message: string | RegExp) => ({ jsonrpc: '
 describe('POST /mcp on the wire: the Streamable HTTP transport, stateless, one JSON body per POST', () => {
   let authorization: string;
   let otherAuthorization: string;
-  let mine: Rest;
-  let theirs: Rest;
+  let mine: SessionClient;
+  let theirs: SessionClient;
   beforeAll(async () => {
     const [first, second] = [await appTokens(server), await appTokens(server)];
     [authorization, otherAuthorization] = [`Bearer ${first.accessToken}`, `Bearer ${second.accessToken}`];

@@ -32,6 +32,9 @@ export async function appTokens(server: TestServer, options: { scope?: string; r
   return { session, clientId, accessToken: body.access_token as string, refreshToken: body.refresh_token as string };
 }
 
+/** The REST client of the session appTokens signs in. */
+export type SessionClient = Awaited<ReturnType<typeof appTokens>>['session']['client'];
+
 /** The SDK's MCP client connected to /mcp with a bearer token. */
 export async function connectMcpClient(server: TestServer, accessToken: string): Promise<Client> {
   const client = new Client({ name: 'contract-tests', version: '1.0.0' });

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { compiledQuery, type CompiledQuery, type Placeholder } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
-import { COLUMNS, type ExpectedVersions, type TaskRow } from './tasks.repository.js';
+import { COLUMNS, versionSlots, type ExpectedVersions, type TaskRow } from './tasks.repository.js';
 
 export interface TaskDeletion {
   accountId: string;
@@ -36,11 +36,9 @@ export async function deleteLeavingTombstone(trx: Knex.Transaction, deletion: Ta
   const { accountId, taskId, expected, changeNumber, deletedAt } = deletion;
   // An If-Match that allows no version: no task matches (the statements have no shape for an empty list).
   if (expected !== undefined && expected.length === 0) return false;
-  // Shapes for any version (0), or 1, 2, 4, 8, ... versions: a list shorter than its shape repeats its last version.
-  const slots = expected === undefined ? 0 : 2 ** Math.ceil(Math.log2(expected.length));
-  const versions = Array.from({ length: slots }, (_, i) => expected![Math.min(i, expected!.length - 1)]!);
+  const versions = versionSlots(expected);
   const params: DeletionParams = [taskId, accountId, changeNumber, deletedAt, ...versions];
-  const shape = deletionShapeOf(slots);
+  const shape = deletionShapeOf(versions.length);
   if (isPostgres(trx)) return (await shape.deleteLeavingTombstone.run(trx, params)) === 1;
   if ((await shape.deleteTask.run(trx, params)) !== 1) return false;
   await insertTombstone.run(trx, [accountId, changeNumber, taskId, deletedAt]);

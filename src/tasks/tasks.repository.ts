@@ -130,16 +130,26 @@ export async function updateTask(
     changes.status === 'open',
     changes.status === 'completed',
   ];
-  // Shapes for any version (0), or 1, 2, 4, 8, ... versions: a list shorter than its shape repeats its last version.
-  const slots = expected === undefined ? 0 : 2 ** Math.ceil(Math.log2(expected.length));
+  const versions = versionSlots(expected);
+  const slots = versions.length;
   const key = `${slots}${takesNumber ? '+number' : ''}`;
   let shape = updateShapes.get(key);
   if (!shape) {
     shape = updateShape(slots, takesNumber);
     updateShapes.set(key, shape);
   }
-  const versions = Array.from({ length: slots }, (_, i) => expected![Math.min(i, expected!.length - 1)]!);
   return shape.first(db, [...params, ...versions]);
+}
+
+/**
+ * An If-Match's versions as the statements with a version check take them: statements are compiled in
+ * shapes for any version (none), or 1, 2, 4, 8, ... versions, and a list shorter than its shape repeats
+ * its last version. A non-empty list only (an empty one matches no task: its callers answer that first).
+ */
+export function versionSlots(expected: ExpectedVersions): number[] {
+  if (expected === undefined) return [];
+  const slots = 2 ** Math.ceil(Math.log2(expected.length));
+  return Array.from({ length: slots }, (_, i) => expected[Math.min(i, expected.length - 1)]!);
 }
 
 /** The version of a task, or undefined when the account has no such task. */
