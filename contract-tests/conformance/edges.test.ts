@@ -89,6 +89,36 @@ describe('query parameters are plain name=value pairs', () => {
   });
 });
 
+describe('paths are matched as the document writes them, whatever else the request gets wrong', () => {
+  it('a path parameter that is not valid percent-encoding is 400 VALIDATION_FAILED in the common body, not an HTML page', async () => {
+    const response = await call('/tasks/%ZZ');
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    await expectValidationFailed(response, '/path/taskId');
+  });
+
+  it('a concrete path wins over a template that also matches it: /tasks/changes is the feed, not a task', async () => {
+    const feed = await call('/tasks/changes');
+    expect(feed.status).toBe(200);
+    expect(Object.keys((await feed.json()) as object)).toEqual(expect.arrayContaining(['changes', 'nextCursor', 'hasMore']));
+  });
+
+  it('one trailing slash and the letters\' case do not matter; an empty segment is another path (404)', async () => {
+    const task = (await (await call('/tasks', { method: 'POST', body: JSON.stringify({ title: 'Found either way' }) })).json()) as { id: string };
+    for (const path of [`/tasks/${task.id}/`, `/TASKS/${task.id}`, '/Me', '/me/']) expect((await call(path)).status, path).toBe(200);
+    expect((await call(`/tasks/${task.id}//`)).status).toBe(404);
+    expect(((await (await call('/tasks//')).json()) as { code: string }).code).toBe('NOT_FOUND');
+  });
+
+  it('a method the path does not take is 405 with Allow; a HEAD is answered as the GET, without a body', async () => {
+    const refused = await call('/me', { method: 'PUT' });
+    expect(refused.status).toBe(405);
+    expect(refused.headers.get('allow')).toBe('GET, DELETE');
+    const head = await call('/me', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+  });
+});
+
 describe('OAuth authorization endpoint answers', () => {
   it('its redirects carry no body (the document declares none), only Location', async () => {
     const clientId = await registeredApp(server);

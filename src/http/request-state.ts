@@ -37,6 +37,8 @@ declare module 'express-serve-static-core' {
     bodyMayHoldNul?: boolean;
     /** The body read before the count (the refresh budget keys on its token) could not be read. */
     bodyError?: unknown;
+    /** A path parameter that is not valid percent-encoding, for its path's 400 (http/routes.ts). */
+    malformedParameter?: { readonly name: string; readonly raw: string };
     /** The error the response reports, for the request metrics. */
     error?: AppError;
   }

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import type { Config } from '../config.js';
 import type { IdentifyCaller } from '../auth/auth.component.js';
 import { errors } from '../platform/errors.js';
@@ -11,6 +11,7 @@ import { refuseNulCharacters } from './nul-characters.js';
 import { byPath, type OperationRoute } from './operation-table.js';
 import { entriesByOperation, handle, type OperationEntry } from './operations.js';
 import type { createOpenApiValidator } from './openapi-validator.js';
+import { pathMatcher } from './path-matcher.js';
 import { MCP_PATH } from './resources.js';
 
 export interface RouteParts {
@@ -30,19 +31,20 @@ export interface RouteParts {
 }
 
 /**
- * One Express route per documented operation, its chain decided here, once, from what the document
- * declares (http/operation-table.ts), in the order a request lives it:
+ * One route per documented operation, its chain decided here, once, from what the document declares
+ * (http/operation-table.ts), in the order a request lives it:
  *
  *   cors → identify → count → read the body → refuse NUL → check access → validate → handle → render
  *
  * (sign-in pages get their security headers instead of CORS; /mcp its DNS-rebinding guard first; the
  * refresh budget keys on the body's token, so that route reads its body before the count; the probes
- * and /metrics are outside the limits: no identify, no count). Then, for each path, a route for the
- * methods it does not take (405), and last one for paths the document does not have (404). Express's
- * router is the only matcher; a HEAD reaches the GET route and spends what the GET spends. Each route's
- * steps and renderers are one handler (http/chain.ts).
+ * and /metrics are outside the limits: no identify, no count). Each path also refuses the methods it
+ * does not take (405) and a parameter that is not valid percent-encoding (400); a path the document
+ * does not have gets a 404, counted like any request. The one handler answered here finds the path
+ * in one step (http/path-matcher.ts) and runs its method's chain, a HEAD the GET's (it spends what
+ * the GET spends); each chain's steps and renderers are one handler (http/chain.ts).
  */
-export function createRoutes(parts: RouteParts): Router {
+export function createRoutes(parts: RouteParts): RequestHandler {
   const served = entriesByOperation(parts.table, parts.operations);
   const cors = corsHeaders(parts.config.CORS_ALLOWED_ORIGINS, rateLimitHeaderNames(parts.document));
   const identifyFor = (resource: OperationRoute['resource']): RequestHandler =>
@@ -87,19 +89,45 @@ export function createRoutes(parts: RouteParts): Router {
     return chainOf(steps, parts.renderers[route.errorStyle]);
   };
 
-  const router = Router();
+  /** A path's refusal (405, 400): counted like any request; a preflight (OPTIONS) is answered by the CORS step before it. */
+  const refusalOf = (route: OperationRoute, refuse: RequestHandler) => chainOf([...admission(route, true), refuseNulCharacters, refuse], parts.renderers.common);
+  const paths = new Map<string, PathRoutes>();
   for (const [path, routes] of byPath(parts.table)) {
     const first = routes[0]!;
-    for (const route of routes) router[route.method](route.expressPath, chainFor(route, served.get(route.operationId)!));
     const allow = routes.map((route) => route.method.toUpperCase());
     const hint = path === MCP_PATH ? ': POST JSON-RPC messages' : '';
-    const refuseMethod: RequestHandler = (req, _res, next) => next(errors.methodNotAllowed(req.method, req.path, allow, hint));
-    // Counted like any request; a preflight (OPTIONS) is answered by the CORS step before it.
-    router.all(first.expressPath, chainOf([...admission(first, true), refuseNulCharacters, refuseMethod], parts.renderers.common));
+    paths.set(path, {
+      methods: new Map(routes.map((route) => [route.method.toUpperCase(), chainFor(route, served.get(route.operationId)!)])),
+      refuseMethod: refusalOf(first, (req, _res, next) => next(errors.methodNotAllowed(req.method, req.path, allow, hint))),
+      refuseMalformed: refusalOf(first, (_req, res, next) => next(malformedParameter(res.locals.malformedParameter!))),
+    });
   }
-  const notFound: RequestHandler = (req, _res, next) => next(errors.routeNotFound(req.method, req.path));
-  router.use(chainOf([cors, identify.api, count, refuseNulCharacters, notFound], parts.renderers.common));
-  return router;
+  const notFound = chainOf([cors, identify.api, count, refuseNulCharacters, (req, _res, next) => next(errors.routeNotFound(req.method, req.path))], parts.renderers.common);
+  const matchPath = pathMatcher(paths);
+
+  return function routeRequest(req, res, next) {
+    const found = matchPath(req.path);
+    if (found === undefined) return notFound(req, res, next);
+    if ('malformed' in found) {
+      res.locals.malformedParameter = found.malformed;
+      return found.entry.refuseMalformed(req, res, next);
+    }
+    req.params = found.params;
+    const { methods, refuseMethod } = found.entry;
+    const chain = methods.get(req.method) ?? (req.method === 'HEAD' ? methods.get('GET') : undefined) ?? refuseMethod;
+    chain(req, res, next);
+  };
+}
+
+/** A documented path's chains: one per method it takes, and its refusals. */
+interface PathRoutes {
+  readonly methods: ReadonlyMap<string, RequestHandler>;
+  readonly refuseMethod: RequestHandler;
+  readonly refuseMalformed: RequestHandler;
+}
+
+function malformedParameter({ name, raw }: { name: string; raw: string }) {
+  return errors.validation([{ path: `/path/${name}`, message: `must be valid percent-encoding (got ${JSON.stringify(raw)})` }]);
 }
 
 /** The first step of an operation's route: the request is this operation's (the access log's and the limiter's label). */
