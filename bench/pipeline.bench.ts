@@ -5,7 +5,7 @@
 // the targets take turns in every round (order rotated), and each figure is the median of the rounds
 // with their range. The API's share of a floor is paired: its req/s over the floor's in the same round.
 // Run alone: node --import tsx bench/pipeline.bench.ts  (BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_ENGINES=sqlite,postgres, BENCH_REQUESTS)
-// Profile:   node --import tsx bench/pipeline.bench.ts --profile  (GET /me, or BENCH_PROFILE_REQUEST='POST /tasks', on SQLite under load, node --cpu-prof)
+// Profile:   node --import tsx bench/pipeline.bench.ts --profile  (GET /me, or BENCH_PROFILE_REQUEST='POST /tasks', on SQLite or BENCH_PROFILE_ENGINE=postgres under load, node --cpu-prof)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -250,13 +250,14 @@ async function benchEngine(engine: Engine): Promise<string> {
   return out.join('');
 }
 
-/** One request (GET /me unless BENCH_PROFILE_REQUEST names another of ALL_REQUESTS) on SQLite under load in a server started with node --cpu-prof; the profile's summary. */
+/** One request (GET /me unless BENCH_PROFILE_REQUEST names another of ALL_REQUESTS) on SQLite (or BENCH_PROFILE_ENGINE) under load in a server started with node --cpu-prof; the profile's summary. */
 async function profileRequest(): Promise<void> {
   const name = process.env.BENCH_PROFILE_REQUEST ?? 'GET /me';
   const request = ALL_REQUESTS.find((r) => r.name === name)?.request;
   if (!request) throw new Error(`BENCH_PROFILE_REQUEST: one of ${ALL_REQUESTS.map((r) => r.name).join(', ')}`);
   const profileDir = mkdtempSync(join(tmpdir(), 'pipeline-profile-'));
-  const running = await start('sqlite', ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200']);
+  const engine = (process.env.BENCH_PROFILE_ENGINE ?? 'sqlite') as Engine;
+  const running = await start(engine, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200']);
   const target = running.targets.find((t) => t.name === 'API obs on')!;
   const seconds = Number(process.env.BENCH_PROFILE_SECONDS ?? 20);
   await load(target, request, 2);
@@ -267,7 +268,7 @@ async function profileRequest(): Promise<void> {
   const result = await load(target, request, seconds);
   await running.stop();
   const file = mainThreadProfile(profileDir);
-  process.stdout.write(`${name}, SQLite, observability on, ${CONNECTIONS} connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${file} (the load's samples only)\n`);
+  process.stdout.write(`${name}, ${engine}, observability on, ${CONNECTIONS} connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${file} (the load's samples only)\n`);
   process.stdout.write(summariseProfile(file, { fromUs: clockUs }));
 }
 

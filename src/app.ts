@@ -1,6 +1,7 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { IdentifyCaller } from './auth/auth.component.js';
 import type { CoreDeps } from './deps.js';
+import { chainOf } from './http/chain.js';
 import { docsOperations } from './http/docs.operations.js';
 import { createErrorRenderers } from './http/error-renderers.js';
 import { healthOperations, type ReadinessProbes } from './http/health.operations.js';
@@ -55,32 +56,31 @@ export function createApp(parts: AppParts): Express {
   app.set('query parser', 'simple');
 
   const observability = parts.observe === false ? undefined : createObservability(parts);
-  // First: every response, the early refusals and the probes included, carries its request id.
-  if (observability) app.use(observability.requestLog);
-  app.use(
-    createRoutes({
-      config,
-      document: openApi.document,
-      table: parts.table,
-      operations: [
-        ...parts.operations,
-        ...docsOperations(openApi),
-        ...healthOperations(parts.readiness),
-        ...(observability?.operations ?? [metricsOff]),
-      ],
-      identifyCaller: parts.identifyCaller,
-      rateLimit: parts.rateLimit,
-      validator: createOpenApiValidator(openApi.document, config.OPENAPI_VALIDATE_RESPONSES),
-      renderers: createErrorRenderers({
-        logger: parts.logger,
-        publicUrl: config.PUBLIC_URL,
-        databaseReachable: parts.readiness.database,
-        mcpRefusal: parts.mcpRefusal,
-      }),
-      pageHeaders: parts.pageHeaders,
-      mcpGuard: parts.mcpGuard,
+  const routes = createRoutes({
+    config,
+    document: openApi.document,
+    table: parts.table,
+    operations: [
+      ...parts.operations,
+      ...docsOperations(openApi),
+      ...healthOperations(parts.readiness),
+      ...(observability?.operations ?? [metricsOff]),
+    ],
+    identifyCaller: parts.identifyCaller,
+    rateLimit: parts.rateLimit,
+    validator: createOpenApiValidator(openApi.document, config.OPENAPI_VALIDATE_RESPONSES),
+    renderers: createErrorRenderers({
+      logger: parts.logger,
+      publicUrl: config.PUBLIC_URL,
+      databaseReachable: parts.readiness.database,
+      mcpRefusal: parts.mcpRefusal,
     }),
-  );
+    pageHeaders: parts.pageHeaders,
+    mcpGuard: parts.mcpGuard,
+  });
+  // First: every response, the early refusals and the probes included, carries its request id. One
+  // handler for Express's router to run, not two.
+  app.use(observability ? chainOf([observability.requestLog, routes], []) : routes);
   return app;
 }
 

@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 
 /**
  * A route's steps and error renderers as one Express handler, composed once at start-up: the steps
@@ -6,35 +6,45 @@ import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Respon
  * them) goes to the renderers in order, and what the last one passes on goes back to Express. The
  * same contract as handing Express the steps one by one, without its router's dispatch around each
  * step: on a small request that dispatch cost more than the steps it ran (bench/pipeline.bench.ts).
+ * A request gets one `next` for all its steps, not one per step: a dozen closures less per request.
  */
 export function chainOf(steps: readonly RequestHandler[], renderers: readonly ErrorRequestHandler[]): RequestHandler {
-  const run = (req: Request, res: Response, done: NextFunction, at: number, err: unknown): void => {
-    if (err !== undefined && err !== null) return renderError(req, res, done, 0, err);
-    const step = steps[at];
-    if (step === undefined) return done();
-    const next = (nextErr?: unknown) => run(req, res, done, at + 1, nextErr);
-    try {
-      const result: unknown = step(req, res, next);
-      if (isPromise(result)) result.then(undefined, (thrown: unknown) => next(thrown ?? new Error('Rejected promise')));
-    } catch (thrown) {
-      next(thrown);
-    }
-  };
+  return function route(req, res, done) {
+    let stepAt = 0;
+    /** Past the steps: the renderer to hand the next error to (-1 while no error occurred). */
+    let rendererAt = -1;
 
-  const renderError = (req: Request, res: Response, done: NextFunction, at: number, err: unknown): void => {
-    const renderer = renderers[at];
-    if (renderer === undefined) return done(err);
-    const next = (nextErr?: unknown) => (nextErr === undefined ? done() : renderError(req, res, done, at + 1, nextErr));
-    try {
-      const result: unknown = renderer(err, req, res, next);
-      if (isPromise(result)) result.then(undefined, (thrown: unknown) => next(thrown ?? new Error('Rejected promise')));
-    } catch (thrown) {
-      next(thrown);
-    }
-  };
+    const next = (err?: unknown): void => {
+      if (rendererAt >= 0) return err === undefined ? done() : render(err);
+      if (err !== undefined && err !== null) {
+        rendererAt = 0;
+        return render(err);
+      }
+      const step = steps[stepAt++];
+      if (step === undefined) return done();
+      try {
+        settle(step(req, res, next));
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
 
-  return function route(req, res, next) {
-    run(req, res, next, 0, undefined);
+    const render = (err: unknown): void => {
+      const renderer = renderers[rendererAt++];
+      if (renderer === undefined) return done(err);
+      try {
+        settle(renderer(err, req, res, next));
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+
+    const rejected = (thrown: unknown) => next(thrown ?? new Error('Rejected promise'));
+    const settle = (result: unknown) => {
+      if (isPromise(result)) result.then(undefined, rejected);
+    };
+
+    next();
   };
 }
 

@@ -86,13 +86,19 @@ export function entriesByOperation(table: readonly OperationRoute[], entries: re
   return served;
 }
 
-/** The handle step of a route: the operation's handler, given the request as its typed context, and its answer written. */
-export function handle(entry: OperationEntry): RequestHandler {
+/**
+ * The handle step of a route: the operation's handler, given the request as its typed context, and its
+ * answer written. With `validateResponses`, a JSON body goes through Express's `res.json`, where
+ * express-openapi-validator checks it against the document; without (production), it is written as
+ * `res.json` would write it, minus the work of Express's `send` on a body that is already a string.
+ */
+export function handle(entry: OperationEntry, { validateResponses }: { validateResponses: boolean }): RequestHandler {
   if ('writesOwnResponse' in entry) return entry.writesOwnResponse;
   // One context type for every entry: each handler was registered under its own operation's types.
   const handler = entry.handler as OperationHandler<OperationId>;
+  const writeJson = validateResponses ? viaExpress : directly;
   return async function handle(req, res) {
-    send(res, (await handler(contextOf(req, res))) as SentAnswer);
+    send(res, (await handler(contextOf(req, res))) as SentAnswer, writeJson);
   };
 }
 
@@ -123,7 +129,7 @@ interface SentAnswer {
   body?: unknown;
 }
 
-function send(res: Response, { status, headers = {}, body }: SentAnswer): void {
+function send(res: Response, { status, headers = {}, body }: SentAnswer, writeJson: (res: Response, body: unknown) => void): void {
   res.status(status);
   for (const [name, value] of Object.entries(headers)) {
     // Express's location() percent-encodes what a URL may not hold raw, as the handlers always had it.
@@ -132,7 +138,19 @@ function send(res: Response, { status, headers = {}, body }: SentAnswer): void {
   }
   if (body === undefined) res.end();
   else if (typeof body === 'string') res.send(body);
-  else res.json(body);
+  else writeJson(res, body);
+}
+
+const viaExpress = (res: Response, body: unknown) => void res.json(body);
+
+/** What `res.json` writes for a JSON answer (no ETag: src/app.ts turns them off), without its detours. */
+function directly(res: Response, body: unknown): void {
+  // A 204 or 304 has no body, and an answer that names its own type keeps it, as Express has them.
+  if (res.statusCode === 204 || res.statusCode === 304 || res.hasHeader('Content-Type')) return viaExpress(res, body);
+  const text = JSON.stringify(body);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** What express-openapi-validator sets on a request it matched to an operation of the document. */

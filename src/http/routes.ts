@@ -84,7 +84,7 @@ export function createRoutes(parts: RouteParts): RequestHandler {
       ...(bodyStep ? [bodyStep] : []),
       ...(counted ? [refuseNulCharacters] : []),
       ...(counted ? checks : []),
-      handle(entry),
+      handle(entry, { validateResponses: parts.config.OPENAPI_VALIDATE_RESPONSES }),
     ];
     return chainOf(steps, parts.renderers[route.errorStyle]);
   };
