@@ -140,6 +140,29 @@ describe('the change feed', () => {
     expect((await stranger.client.listTaskChanges({ cursor })).error).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
   });
 
+  // The validator's checks of the feed's query (patches/README.md changes how it reads them): the same
+  // refusals beside a kept cursor as without one.
+  it('a limit outside 1 to 500 or not an integer, an empty value or an unknown query parameter is 400 naming it, also beside a good cursor', async () => {
+    const { client, tokens } = await signedInClient(server);
+    const { cursor } = await drain(client);
+    const cases = [
+      ['limit=0', '/query/limit', 'must be >= 1'],
+      ['limit=501', '/query/limit', 'must be <= 500'],
+      ['limit=ten', '/query/limit', 'must be integer'],
+      ['limit=', '/query/limit', "Empty value found for query parameter 'limit'"],
+      ['since=1', '/query/since', "Unknown query parameter 'since'"],
+      ['Limit=5', '/query/Limit', "Unknown query parameter 'Limit'"],
+    ] as const;
+    for (const [query, path, message] of cases) {
+      for (const url of [`${server.baseUrl}/tasks/changes?${query}`, `${server.baseUrl}/tasks/changes?cursor=${cursor}&${query}`]) {
+        const answer = await fetch(url, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+        expect(answer.status, url).toBe(400);
+        expect(await answer.json(), url).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path, message }] });
+      }
+    }
+    expect((await client.listTaskChanges({ cursor, limit: 500 })).data).toMatchObject({ changes: [], nextCursor: cursor, hasMore: false });
+  });
+
   it('an account deleted with DELETE /me leaves no task, tombstone or counter behind', async () => {
     const { client, tokens } = await signedInClient(server);
     const me = (await client.getMe()).data!;
