@@ -71,6 +71,26 @@ describe.each(engines)('transaction on %s', (engine) => {
     expect(await count(id)).toBe(3);
   });
 
+  it('a statement the work did not wait for, failing, fails the commit rather than vanish', async () => {
+    const id = await insertAccount(db, 0);
+    let statementFailure: unknown;
+    const committing = transaction(db, async (trx) => {
+      await setCount.run(trx, [id, 3]);
+      insertWithId.run(trx, [id, `again-${id}@example.com`]).catch((error: unknown) => {
+        statementFailure = error;
+      });
+    });
+    if (isPostgres(db)) {
+      await expect(committing).rejects.toThrow(/COMMIT rolled back/);
+      expect(await count(id)).toBe(0);
+    } else {
+      // better-sqlite3 runs a statement at once: it failed alone, before the COMMIT, and the rest commits.
+      await committing;
+      expect(await count(id)).toBe(3);
+    }
+    expect(statementFailure).toBeInstanceOf(Error);
+  });
+
   it('runs an after-commit hook once the commit is done, with the write visible outside', async () => {
     const id = await insertAccount(db, 0);
     const seen: { inTransaction: boolean }[] = [];

@@ -2,10 +2,11 @@ import type { Knex } from 'knex';
 
 /**
  * A transaction on one connection taken from knex's pool, for the hot writes (issue 28). knex makes a
- * new transactor (a whole knex instance) for every transaction and prepares BEGIN and COMMIT again
- * each time, which cost POST /tasks more than its statements; here BEGIN, COMMIT and ROLLBACK are
- * prepared once per connection (SQLite) or sent as simple queries (PostgreSQL), and the statements
- * inside are compiled queries (src/platform/compiled-query.ts) run on the held connection.
+ * new transactor (a whole knex instance) for every transaction and sends BEGIN and COMMIT through its
+ * query machinery, prepared again each time: 10-16% of POST /tasks on SQLite (docs/benchmarks.md).
+ * Here BEGIN, COMMIT and ROLLBACK are prepared once per connection (SQLite) or sent as simple queries
+ * (PostgreSQL), and the statements inside are compiled queries (src/platform/compiled-query.ts) run
+ * on the held connection.
  *
  * The connection is held from BEGIN to COMMIT or ROLLBACK, as knex holds it: on SQLite, whose pool has
  * one connection (src/platform/db.ts), transactions and other statements of the process wait their turn.
@@ -227,21 +228,30 @@ const sqliteControl: Control = {
 };
 
 interface PgConnection {
-  query: (text: string) => Promise<unknown>;
+  query: (text: string) => Promise<{ command: string }>;
 }
 
 // Simple queries: one message each, nothing to parse on the server that a named statement would save.
-const onPostgres = async (connection: unknown, sql: string) => {
-  await (connection as PgConnection).query(sql);
-};
+const onPostgres = async (connection: unknown, sql: string) => (connection as PgConnection).query(sql);
 
 const postgresControl: Control = {
-  begin: (connection) => onPostgres(connection, 'BEGIN'),
-  commit: (connection) => onPostgres(connection, 'COMMIT'),
+  begin: async (connection) => {
+    await onPostgres(connection, 'BEGIN');
+  },
+  commit: async (connection) => {
+    // A transaction in which a statement failed (one the work did not wait for) answers COMMIT with ROLLBACK.
+    if ((await onPostgres(connection, 'COMMIT')).command === 'ROLLBACK') throw new Error('COMMIT rolled back: a statement in the transaction had failed');
+  },
   // After a failed COMMIT the server has ended the transaction; a ROLLBACK then only warns.
-  rollback: (connection) => onPostgres(connection, 'ROLLBACK'),
-  savepoint: (connection, name) => onPostgres(connection, `SAVEPOINT ${name}`),
-  release: (connection, name) => onPostgres(connection, `RELEASE SAVEPOINT ${name}`),
+  rollback: async (connection) => {
+    await onPostgres(connection, 'ROLLBACK');
+  },
+  savepoint: async (connection, name) => {
+    await onPostgres(connection, `SAVEPOINT ${name}`);
+  },
+  release: async (connection, name) => {
+    await onPostgres(connection, `RELEASE SAVEPOINT ${name}`);
+  },
   rollbackTo: async (connection, name) => {
     await onPostgres(connection, `ROLLBACK TO SAVEPOINT ${name}`);
     await onPostgres(connection, `RELEASE SAVEPOINT ${name}`);
