@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import { Transaction } from './transaction.js';
 
 /**
  * A query shape written once with knex, compiled to SQL once per engine and prepared once per
@@ -12,15 +13,19 @@ import type { Knex } from 'knex';
  * `build` names the values with `$(0)`, `$(1)`, ...: placeholders that stand in for the values
  * given at each run. A placeholder compiles to `= ?` whatever is given later, so a value that may be
  * null needs the shape written for it (`whereNull`), as knex would have chosen for that value.
- * The statement runs on the connection of the handle it is given: a transaction's, or one from the
- * pool for as long as it runs, as knex would take it.
+ * The statement runs on the connection of the handle it is given: the one a transaction of ours holds
+ * (src/platform/transaction.ts), a knex transaction's, or one from the pool for as long as it runs,
+ * as knex would take it.
  */
 export interface CompiledQuery<Params extends readonly unknown[], Row> {
-  all: (db: Knex, params: Params) => Promise<Row[]>;
-  first: (db: Knex, params: Params) => Promise<Row | undefined>;
+  all: (db: Queryable, params: Params) => Promise<Row[]>;
+  first: (db: Queryable, params: Params) => Promise<Row | undefined>;
   /** Runs a statement for its effect: the number of rows it changed (or returned, with RETURNING). */
-  run: (db: Knex, params: Params) => Promise<number>;
+  run: (db: Queryable, params: Params) => Promise<number>;
 }
+
+/** What a compiled query runs on: the database, a knex transaction, or a transaction of ours. */
+export type Queryable = Knex | Transaction;
 
 /** A placeholder: typed `never` so that knex's builder takes it wherever it takes a value. */
 export type Placeholder = (index: number) => never;
@@ -38,12 +43,16 @@ export function compiledQuery<Params extends readonly unknown[], Row = Record<st
     }
     return query;
   };
-  const execute = async (db: Knex, params: readonly unknown[], mode: Mode): Promise<unknown> => {
+  const execute = async (db: Queryable, params: readonly unknown[], mode: Mode): Promise<unknown> => {
+    if (db instanceof Transaction) {
+      const query = compiledFor(db.db);
+      return runOn(db.connection, query, query.values(params), mode);
+    }
     const query = compiledFor(db);
     const values = query.values(params);
     const connection = await db.client.acquireConnection();
     try {
-      return query.dialect === 'pg' ? await runOnPostgres(connection as PgConnection, query, values, mode) : runOnSqlite(connection as SqliteConnection, query, values, mode);
+      return await runOn(connection, query, values, mode);
     } finally {
       await db.client.releaseConnection(connection);
     }
@@ -56,6 +65,7 @@ export function compiledQuery<Params extends readonly unknown[], Row = Record<st
 }
 
 type Mode = 'all' | 'first' | 'run';
+
 type Dialect = 'pg' | 'better-sqlite3';
 
 interface Compiled {
@@ -95,6 +105,10 @@ function toSqliteValue(value: unknown): unknown {
   if (typeof value === 'boolean') return Number(value);
   if (value instanceof Date) return value.valueOf();
   return value;
+}
+
+function runOn(connection: unknown, query: Compiled, values: unknown[], mode: Mode): unknown {
+  return query.dialect === 'pg' ? runOnPostgres(connection as PgConnection, query, values, mode) : runOnSqlite(connection as SqliteConnection, query, values, mode);
 }
 
 interface SqliteStatement {

@@ -4,6 +4,7 @@ import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { migrations } from './migrations/index.js';
+import { databaseOf, type Transaction } from './transaction.js';
 
 export type Db = Knex;
 
@@ -19,8 +20,9 @@ export function createDb(database: Config['database']): Db {
     client: 'better-sqlite3',
     connection: { filename: database.filename },
     useNullAsDefault: true,
-    // One connection: SQLite serialises writers anyway, and one handle makes BEGIN IMMEDIATE-free
-    // transactions safe; WAL lets readers of other processes go on.
+    // One connection: SQLite serialises writers anyway, and one handle serialises this process's
+    // transactions (against other processes, the hot writes BEGIN IMMEDIATE: src/platform/transaction.ts);
+    // WAL lets readers of other processes go on.
     pool: {
       min: 1,
       max: 1,
@@ -39,7 +41,7 @@ export async function migrate(db: Db): Promise<void> {
   await db.migrate.latest({ migrationSource: migrations });
 }
 
-export const isPostgres = (db: Db): boolean => db.client.config.client === 'pg';
+export const isPostgres = (db: Db | Transaction): boolean => databaseOf(db).client.config.client === 'pg';
 
 export async function isDbReachable(db: Db): Promise<boolean> {
   try {

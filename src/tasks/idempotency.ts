@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import stringify from 'safe-stable-stringify';
 import { compiledQuery } from '../platform/compiled-query.js';
 import { errors } from '../platform/errors.js';
+import { transaction, type Transaction } from '../platform/transaction.js';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -20,10 +21,10 @@ export interface StoredResponse<Body> {
 export async function onceForKey<Body>(
   db: Knex,
   request: { accountId: string; key: string; body: unknown; now: number },
-  work: (trx: Knex.Transaction) => Promise<StoredResponse<Body>>,
+  work: (trx: Transaction) => Promise<StoredResponse<Body>>,
 ): Promise<StoredResponse<Body> & { replayed: boolean }> {
   const requestHash = hashRequest(request.body);
-  return db.transaction(async (trx) => {
+  return transaction(db, async (trx) => {
     if (!(await claim(trx, request.accountId, request.key, requestHash, request.now))) {
       const stored = await storedResponse.first(trx, [request.accountId, request.key]);
       if (!stored || stored.response_status === null || stored.response_body === null) throw errors.internal();
@@ -48,7 +49,7 @@ interface StoredRow {
 }
 
 /** True when this request owns the key: it was free, or its last use is older than the window. */
-async function claim(trx: Knex.Transaction, accountId: string, key: string, requestHash: string, now: number): Promise<boolean> {
+async function claim(trx: Transaction, accountId: string, key: string, requestHash: string, now: number): Promise<boolean> {
   return (await claimKey.run(trx, [accountId, key, requestHash, now, now - IDEMPOTENCY_WINDOW_MS])) === 1;
 }
 

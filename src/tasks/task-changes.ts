@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
-import { compiledQuery } from '../platform/compiled-query.js';
+import { compiledQuery, type Queryable } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
+import type { AnyTransaction, Transaction } from '../platform/transaction.js';
 import { toIso } from '../platform/time.js';
 import { deleteLeavingTombstone, type TaskDeletion } from './task-feed.repository.js';
 import { toTask } from './tasks.presenter.js';
@@ -19,8 +20,9 @@ export type TaskChange =
 /**
  * Called inside the transaction that makes the change, after the change is recorded: what it writes
  * commits or rolls back with the change (the webhooks' outbox, docs/webhooks.md). A throw undoes the change.
+ * The API's writes come in a transaction of ours (src/platform/transaction.ts), sync and disconnect in knex's.
  */
-export type TaskChangeListener = (trx: Knex.Transaction, change: TaskChange) => Promise<void>;
+export type TaskChangeListener = (trx: AnyTransaction, change: TaskChange) => Promise<void>;
 
 /**
  * The one place where task writes are recorded for the change feed (docs/change-feed.md): the change
@@ -34,19 +36,19 @@ export interface TaskChangeRecorder {
    * only handed out once the earlier one's transaction committed: numbers are in commit order, and a
    * reader that sees number n sees every change below it.
    */
-  takeNumbers(trx: Knex.Transaction, accountId: string, count: number): Promise<number>;
+  takeNumbers(trx: AnyTransaction, accountId: string, count: number): Promise<number>;
   /**
    * True when a change of one task takes its number in the task's own UPDATE rather than from
    * takeNumbers before it (src/tasks/tasks.repository.ts, updateTask): on PostgreSQL, one round trip less.
    */
-  numbersInTaskUpdate(db: Knex): boolean;
+  numbersInTaskUpdate(db: Queryable): boolean;
   /** Rows written with their new numbers and versions: created or updated. */
-  upserted(trx: Knex.Transaction, kind: 'created' | 'updated', rows: readonly TaskRow[]): Promise<void>;
+  upserted(trx: AnyTransaction, kind: 'created' | 'updated', rows: readonly TaskRow[]): Promise<void>;
   /**
    * Deletes the task (only at an expected version, when given) and leaves its tombstone under the
    * change number; false when there was no such task to delete.
    */
-  deleted(trx: Knex.Transaction, deletion: TaskDeletion): Promise<boolean>;
+  deleted(trx: Transaction, deletion: TaskDeletion): Promise<boolean>;
 }
 
 /**

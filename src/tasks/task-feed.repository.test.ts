@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteLeavingTombstone, purgeTombstones, type TaskDeletion } from './task-feed.repository.js';
 import { insertTask } from './tasks.repository.js';
+import { transaction } from '../platform/transaction.js';
 import { createMigratedDb, engines, insertAccount, type MigratedDb } from '../test-support/databases.js';
 
 const NOW = 1_700_000_000_000;
@@ -20,7 +21,7 @@ describe.each(engines)('deleteLeavingTombstone and purgeTombstones on %s', (engi
     const taskId = randomUUID();
     await insertTask(store.db, accountId, { id: taskId, title: 'gone soon', notes: null, status: 'open', priority: 0, dueAt: null, labels: [] }, NOW, 1);
     const remove = (deletion: Partial<TaskDeletion>) =>
-      store.db.transaction((trx) => deleteLeavingTombstone(trx, { accountId, taskId, expected: undefined, changeNumber: 2, deletedAt: NOW + 1, ...deletion }));
+      transaction(store.db, (trx) => deleteLeavingTombstone(trx, { accountId, taskId, expected: undefined, changeNumber: 2, deletedAt: NOW + 1, ...deletion }));
     const taskIds = async () => (await store.db('tasks').where('account_id', accountId).select('id')).map((row) => row.id as string);
     const tombstones = async () =>
       (await store.db('task_tombstones').where('account_id', accountId).orderBy('change_seq')).map((row) => [row.task_id, Number(row.change_seq), Number(row.deleted_at)]);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { compiledQuery, type CompiledQuery, type Placeholder } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
+import type { Transaction } from '../platform/transaction.js';
 import { COLUMNS, versionSlots, type ExpectedVersions, type TaskRow } from './tasks.repository.js';
 
 export interface TaskDeletion {
@@ -32,7 +33,7 @@ export async function listChangesAfter(
  * Deletes the task and leaves its tombstone: on PostgreSQL one statement (a round trip less on every
  * DELETE), on SQLite two in the caller's transaction. False when there was no such task (at that version).
  */
-export async function deleteLeavingTombstone(trx: Knex.Transaction, deletion: TaskDeletion): Promise<boolean> {
+export async function deleteLeavingTombstone(trx: Transaction, deletion: TaskDeletion): Promise<boolean> {
   const { accountId, taskId, expected, changeNumber, deletedAt } = deletion;
   // An If-Match that allows no version: no task matches (the statements have no shape for an empty list).
   if (expected !== undefined && expected.length === 0) return false;

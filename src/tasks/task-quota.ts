@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import { compiledQuery } from '../platform/compiled-query.js';
+import { compiledQuery, type Queryable } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
+import type { Transaction } from '../platform/transaction.js';
 import { changeNumbersTaken, firstNumberTaken } from './task-changes.js';
 
 // The task cap lives in accounts.task_count, moved only inside the transaction that inserts or
@@ -10,12 +11,15 @@ import { changeNumbersTaken, firstNumberTaken } from './task-changes.js';
  * Takes one place under the cap and the create's change number, or nothing when the account is at the
  * cap: one conditional UPDATE. Answers the change number, or undefined at the cap.
  */
-export async function takeTaskPlace(trx: Knex.Transaction, accountId: string, maxTasks: number): Promise<number | undefined> {
+export async function takeTaskPlace(trx: Transaction, accountId: string, maxTasks: number): Promise<number | undefined> {
   const row = await takePlace.first(trx, [accountId, maxTasks]);
   return row === undefined ? undefined : firstNumberTaken(row, 1);
 }
 
-/** Reserves up to `wanted` places and answers how many it got; the account row stays locked until the transaction ends. */
+/**
+ * Reserves up to `wanted` places and answers how many it got; the account row stays locked until the
+ * transaction ends. The sync's imports only (src/tasks/external-tasks.repository.ts), in knex's transaction.
+ */
 export async function reserveTaskPlaces(trx: Knex.Transaction, accountId: string, wanted: number, maxTasks: number): Promise<number> {
   // PostgreSQL: the row lock makes the read and the raise one step against parallel creates.
   // SQLite: the single pooled connection runs one transaction at a time.
@@ -32,13 +36,13 @@ export async function reserveTaskPlaces(trx: Knex.Transaction, accountId: string
  * account row is locked first, as by every task write); if the task is not there, the transaction rolls
  * both back.
  */
-export async function releaseTaskPlaceForDelete(trx: Knex.Transaction, accountId: string): Promise<number> {
+export async function releaseTaskPlaceForDelete(trx: Transaction, accountId: string): Promise<number> {
   const row = await releasePlace.first(trx, [accountId]);
   if (row === undefined) throw new Error(`No account ${accountId} to delete a task of`);
   return firstNumberTaken(row, 1);
 }
 
-export async function usedTaskPlaces(db: Knex, accountId: string): Promise<number> {
+export async function usedTaskPlaces(db: Queryable, accountId: string): Promise<number> {
   const row = await placesUsed.first(db, [accountId]);
   return row ? Number(row.task_count) : 0;
 }

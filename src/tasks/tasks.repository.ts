@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
-import { compiledQuery, type CompiledQuery } from '../platform/compiled-query.js';
+import { compiledQuery, type CompiledQuery, type Queryable } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
 import { changeNumbersTaken } from './task-changes.js';
 import type { PagePosition } from '../platform/page-cursor.js';
@@ -56,7 +56,7 @@ export interface TaskChanges {
   labels?: string[];
 }
 
-export async function insertTask(db: Knex, accountId: string, task: NewTask, now: number, changeNumber: number): Promise<TaskRow> {
+export async function insertTask(db: Queryable, accountId: string, task: NewTask, now: number, changeNumber: number): Promise<TaskRow> {
   const row: TaskRow = {
     id: task.id,
     account_id: accountId,
@@ -106,7 +106,7 @@ export async function listTaskPage(
  * locked before the task row, as by every task write.
  */
 export async function updateTask(
-  db: Knex,
+  db: Queryable,
   target: { accountId: string; taskId: string; expected: ExpectedVersions },
   changes: TaskChanges,
   stamp: { now: number; changeNumber?: number },
@@ -153,7 +153,7 @@ export function versionSlots(expected: ExpectedVersions): number[] {
 }
 
 /** The version of a task, or undefined when the account has no such task. */
-export async function findVersion(db: Knex, accountId: string, taskId: string): Promise<number | undefined> {
+export async function findVersion(db: Queryable, accountId: string, taskId: string): Promise<number | undefined> {
   const row = await versionById.first(db, [taskId, accountId]);
   return row === undefined ? undefined : Number(row.version);
 }

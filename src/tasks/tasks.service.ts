@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
 import type { Db } from '../platform/db.js';
 import { errors } from '../platform/errors.js';
+import { transaction, type Transaction } from '../platform/transaction.js';
 import { isRfc3339Instant, toIso } from '../platform/time.js';
 import type { ChangeCursors } from './change-cursor.js';
 import { forgetExpiredKeys, onceForKey, type StoredResponse } from './idempotency.js';
@@ -48,7 +48,7 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
   const retentionMs = tombstoneRetentionDays * DAY_MS;
 
   /** Inserts the task and takes its place under the cap in one transaction, or refuses at the cap. */
-  async function insertWithinCap(trx: Knex.Transaction, accountId: string, input: TaskCreate, now: number): Promise<StoredResponse<Task>> {
+  async function insertWithinCap(trx: Transaction, accountId: string, input: TaskCreate, now: number): Promise<StoredResponse<Task>> {
     const changeNumber = await takeTaskPlace(trx, accountId, maxTasks);
     if (changeNumber === undefined) {
       const used = await usedTaskPlaces(trx, accountId);
@@ -74,7 +74,7 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
   }
 
   /** Why a conditional write found nothing to change: no such task (404), or another version (412). */
-  async function missingOrChanged(trx: Knex.Transaction, accountId: string, taskId: string): Promise<Error> {
+  async function missingOrChanged(trx: Transaction, accountId: string, taskId: string): Promise<Error> {
     const version = await repository.findVersion(trx, accountId, taskId);
     return version === undefined ? errors.notFound('Task') : errors.preconditionFailed(version);
   }
@@ -100,7 +100,7 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
     /** 201 with the new task; with an idempotency key, a repeat within the window answers the first response. */
     async create(accountId: string, input: TaskCreate, idempotencyKey?: string): Promise<StoredResponse<Task>> {
       const now = Date.now();
-      if (idempotencyKey === undefined) return db.transaction((trx) => insertWithinCap(trx, accountId, input, now));
+      if (idempotencyKey === undefined) return transaction(db, (trx) => insertWithinCap(trx, accountId, input, now));
       const response = await onceForKey(db, { accountId, key: idempotencyKey, body: input, now }, (trx) =>
         insertWithinCap(trx, accountId, input, now),
       );
@@ -125,7 +125,7 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
         labels: changes.labels,
       };
       const now = Date.now();
-      return db.transaction(async (trx) => {
+      return transaction(db, async (trx) => {
         const changeNumber = recorder.numbersInTaskUpdate(trx) ? undefined : await recorder.takeNumbers(trx, accountId, 1);
         const row = await repository.updateTask(trx, { accountId, taskId, expected }, fields, { now, changeNumber });
         if (!row) throw await missingOrChanged(trx, accountId, taskId);
@@ -140,7 +140,7 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
      */
     async remove(accountId: string, taskId: string, expected?: ExpectedVersions): Promise<void> {
       const now = Date.now();
-      const changeNumber = await db.transaction(async (trx) => {
+      const changeNumber = await transaction(db, async (trx) => {
         const taken = await releaseTaskPlaceForDelete(trx, accountId);
         if (!(await recorder.deleted(trx, { accountId, taskId, expected, changeNumber: taken, deletedAt: now }))) {
           throw await missingOrChanged(trx, accountId, taskId);

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { compiledQuery } from '../platform/compiled-query.js';
+import { compiledQuery, type Queryable } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -57,7 +57,7 @@ export async function insertDeliveries(trx: Knex, event: NewEvent, webhookIds: r
  * type, due now, in one statement (the subscription check and the insert are one round trip on every
  * task write, subscribed or not); in the caller's transaction (the outbox). Answers how many it queued.
  */
-export function insertForSubscribers(trx: Knex, accountId: string, event: NewEvent): Promise<number> {
+export function insertForSubscribers(trx: Queryable, accountId: string, event: NewEvent): Promise<number> {
   return subscribersInsert.run(trx, [event.id, event.type, event.payload, event.createdAt, accountId, JSON.stringify(event.type)]);
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
 import { toIso } from '../platform/time.js';
+import { afterCommit, type AnyTransaction } from '../platform/transaction.js';
 import { insertDeliveries, insertForSubscribers, type DeliveryRow } from './deliveries.repository.js';
 import { newEventId } from './webhook-signing.js';
 
@@ -22,7 +23,7 @@ export interface Outbox {
    * account that subscribes to it (nothing at all when none does), so the change and its event commit
    * or roll back together and a crash between the change and the send loses nothing.
    */
-  record: (trx: Knex.Transaction, accountId: string, event: WebhookEvent) => Promise<void>;
+  record: (trx: AnyTransaction, accountId: string, event: WebhookEvent) => Promise<void>;
   /** An event for the given webhooks only (a ping), whatever they subscribe to. */
   recordFor: (trx: Knex, event: WebhookEvent, webhookIds: readonly string[]) => Promise<DeliveryRow[]>;
   /** Deliveries were queued outside a transaction of ours (a redelivery): look for them now. */
@@ -31,11 +32,6 @@ export interface Outbox {
 
 /** `onCommitted` runs once a transaction that queued deliveries commits: the worker need not wait for its next look. */
 export function createOutbox(onCommitted: () => void): Outbox {
-  const afterCommit = (trx: Knex) => {
-    const completion = (trx as unknown as Partial<Knex.Transaction>).executionPromise;
-    if (completion) completion.then(onCommitted, () => undefined);
-    else onCommitted();
-  };
   const newEvent = (event: WebhookEvent, now: number) => ({
     id: newEventId(),
     type: event.type,
@@ -47,11 +43,11 @@ export function createOutbox(onCommitted: () => void): Outbox {
     committed: onCommitted,
     async recordFor(trx, event, webhookIds) {
       const rows = await insertDeliveries(trx, newEvent(event, Date.now()), webhookIds, randomUUID);
-      afterCommit(trx);
+      afterCommit(trx, onCommitted);
       return rows;
     },
     async record(trx, accountId, event) {
-      if ((await insertForSubscribers(trx, accountId, newEvent(event, Date.now()))) > 0) afterCommit(trx);
+      if ((await insertForSubscribers(trx, accountId, newEvent(event, Date.now()))) > 0) afterCommit(trx, onCommitted);
     },
   };
 }

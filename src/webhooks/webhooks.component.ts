@@ -3,6 +3,7 @@ import { Counter, type Metric } from 'prom-client';
 import { createSafeFetch, type ConnectorChange } from '../connectors/connectors.component.js';
 import type { CoreDeps } from '../deps.js';
 import type { OperationEntry } from '../http/operations.js';
+import type { AnyTransaction } from '../platform/transaction.js';
 import type { TaskChange } from '../tasks/tasks.component.js';
 import { createDeliveryWorker } from './delivery-worker.js';
 import { createOutbox, type WebhookEvent } from './outbox.js';
@@ -15,9 +16,9 @@ export interface WebhooksComponent {
   /** /webhooks and its delivery log. */
   operations: OperationEntry[];
   /** Writes an event into the outbox, in the transaction of the change it reports. */
-  record: (trx: Knex.Transaction, accountId: string, event: WebhookEvent) => Promise<void>;
+  record: (trx: AnyTransaction, accountId: string, event: WebhookEvent) => Promise<void>;
   /** The tasks' listener: every create, update and delete (API, MCP, taskctl, sync) as an event. */
-  onTaskChange: (trx: Knex.Transaction, change: TaskChange) => Promise<void>;
+  onTaskChange: (trx: AnyTransaction, change: TaskChange) => Promise<void>;
   /** The connectors' listener: connects, disconnects and finished sync jobs as events. */
   onConnectorChange: (trx: Knex.Transaction, change: ConnectorChange) => Promise<void>;
   /** An OAuth app's authorisation was withdrawn: the webhooks it made go with it. */

@@ -1,0 +1,300 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMigratedDb, engines, insertAccount, type MigratedDb } from '../test-support/databases.js';
+import { compiledQuery } from './compiled-query.js';
+import { createDb, isPostgres, type Db } from './db.js';
+import { afterCommit, transaction, type Transaction } from './transaction.js';
+
+const countOf = compiledQuery<[string], { task_count: number }>((db, $) => db('accounts').select('task_count').where('id', $(0)));
+const setCount = compiledQuery<[string, number], never>((db, $) => db('accounts').where('id', $(0)).update({ task_count: $(1) }));
+const addOne = compiledQuery<[string], never>((db, $) => db('accounts').where('id', $(0)).increment('task_count', 1));
+const insertWithId = compiledQuery<[string, string], never>((db, $) =>
+  db('accounts').insert({ id: $(0), email: $(1), password_hash: 'not-a-real-hash', task_count: 0, created_at: 0 }),
+);
+const backendPid = compiledQuery<[], { pid: number }>((db) => db.raw('select pg_backend_pid() as pid'));
+
+/** Whether the driver's connection is inside a transaction now (SQLite: better-sqlite3; PostgreSQL: pg's last ReadyForQuery). */
+function inTransactionNow(connection: unknown): boolean {
+  const sqlite = connection as { inTransaction?: boolean };
+  if (typeof sqlite.inTransaction === 'boolean') return sqlite.inTransaction;
+  return (connection as { getTransactionStatus: () => string | null }).getTransactionStatus() !== 'I';
+}
+
+describe.each(engines)('transaction on %s', (engine) => {
+  let store: MigratedDb;
+  let db: Db;
+  beforeAll(async () => {
+    store = await createMigratedDb(engine);
+    db = store.db;
+  });
+  afterAll(() => store.drop());
+
+  const count = async (id: string) => (await countOf.first(db, [id]))?.task_count;
+
+  it('commits the work and answers what it answered', async () => {
+    const id = await insertAccount(db, 0);
+    const answer = await transaction(db, async (trx) => {
+      await setCount.run(trx, [id, 5]);
+      await addOne.run(trx, [id]);
+      return (await countOf.first(trx, [id]))?.task_count;
+    });
+    expect(answer).toBe(6);
+    expect(await count(id)).toBe(6);
+  });
+
+  it('rolls back everything the work wrote when it throws, and the throw goes on', async () => {
+    const id = await insertAccount(db, 1);
+    const failure = new Error('changed my mind');
+    await expect(
+      transaction(db, async (trx) => {
+        await setCount.run(trx, [id, 7]);
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(await count(id)).toBe(1);
+  });
+
+  it('a statement that fails inside rolls back the statements before it', async () => {
+    const id = await insertAccount(db, 2);
+    await expect(
+      transaction(db, async (trx) => {
+        await setCount.run(trx, [id, 9]);
+        await insertWithId.run(trx, [id, `again-${id}@example.com`]);
+      }),
+    ).rejects.toThrow(/unique|constraint|duplicate/i);
+    expect(await count(id)).toBe(2);
+    // The connection went back to the pool out of the transaction: the next one commits as usual.
+    await transaction(db, (trx) => setCount.run(trx, [id, 3]));
+    expect(await count(id)).toBe(3);
+  });
+
+  it('a statement the work did not wait for, failing, fails the commit rather than vanish', async () => {
+    const id = await insertAccount(db, 0);
+    let statementFailure: unknown;
+    const committing = transaction(db, async (trx) => {
+      await setCount.run(trx, [id, 3]);
+      insertWithId.run(trx, [id, `again-${id}@example.com`]).catch((error: unknown) => {
+        statementFailure = error;
+      });
+    });
+    if (isPostgres(db)) {
+      await expect(committing).rejects.toThrow(/COMMIT rolled back/);
+      expect(await count(id)).toBe(0);
+    } else {
+      // better-sqlite3 runs a statement at once: it failed alone, before the COMMIT, and the rest commits.
+      await committing;
+      expect(await count(id)).toBe(3);
+    }
+    expect(statementFailure).toBeInstanceOf(Error);
+  });
+
+  it('runs an after-commit hook once the commit is done, with the write visible outside', async () => {
+    const id = await insertAccount(db, 0);
+    const seen: { inTransaction: boolean }[] = [];
+    let connection: unknown;
+    await transaction(db, async (trx) => {
+      connection = trx.connection;
+      await setCount.run(trx, [id, 4]);
+      trx.afterCommit(() => seen.push({ inTransaction: inTransactionNow(connection) }));
+      afterCommit(trx, () => seen.push({ inTransaction: inTransactionNow(connection) }));
+      expect(seen).toEqual([]);
+    });
+    expect(seen).toEqual([{ inTransaction: false }, { inTransaction: false }]);
+    expect(await count(id)).toBe(4);
+  });
+
+  it('never runs an after-commit hook of a transaction that rolled back', async () => {
+    const id = await insertAccount(db, 0);
+    let called = 0;
+    await expect(
+      transaction(db, async (trx) => {
+        trx.afterCommit(() => called++);
+        await setCount.run(trx, [id, 8]);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(called).toBe(0);
+  });
+
+  it('after-commit on a knex transaction waits for its commit, and never follows its rollback', async () => {
+    const id = await insertAccount(db, 0);
+    const calls: string[] = [];
+    await db.transaction(async (trx) => {
+      await setCount.run(trx, [id, 1]);
+      afterCommit(trx, () => calls.push('committed'));
+      expect(calls).toEqual([]);
+    });
+    await expect(
+      db.transaction(async (trx) => {
+        afterCommit(trx, () => calls.push('rolled back'));
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual(['committed']);
+  });
+
+  it('refuses statements and hooks once the transaction has ended', async () => {
+    const id = await insertAccount(db, 0);
+    let ended: Transaction | undefined;
+    await transaction(db, async (trx) => {
+      ended = trx;
+    });
+    await expect(setCount.run(ended!, [id, 1])).rejects.toThrow(/has ended/);
+    expect(() => ended!.afterCommit(() => undefined)).toThrow(/has ended/);
+    expect(await count(id)).toBe(0);
+  });
+
+  it('nested: a throw inside undoes the nested work only, and its hooks go with it', async () => {
+    const id = await insertAccount(db, 0);
+    const hooks: string[] = [];
+    await transaction(db, async (trx) => {
+      await setCount.run(trx, [id, 10]);
+      await expect(
+        transaction(trx, async (nested) => {
+          nested.afterCommit(() => hooks.push('undone'));
+          await addOne.run(nested, [id]);
+          throw new Error('not this part');
+        }),
+      ).rejects.toThrow('not this part');
+      await transaction(trx, async (nested) => {
+        nested.afterCommit(() => hooks.push('kept'));
+        await addOne.run(nested, [id]);
+        // The outer handle waits while the nested transaction runs: its statements would land in the savepoint.
+        await expect(addOne.run(trx, [id])).rejects.toThrow(/nested/);
+      });
+      expect(hooks).toEqual([]);
+      await addOne.run(trx, [id]);
+    });
+    expect(hooks).toEqual(['kept']);
+    expect(await count(id)).toBe(12);
+  });
+
+  it('nested work that commits is still undone by the outer rollback', async () => {
+    const id = await insertAccount(db, 0);
+    await expect(
+      transaction(db, async (trx) => {
+        await transaction(trx, (nested) => setCount.run(nested, [id, 5]));
+        throw new Error('outer fails');
+      }),
+    ).rejects.toThrow('outer fails');
+    expect(await count(id)).toBe(0);
+  });
+
+  it('refuses a knex transaction, whose end knex decides', async () => {
+    await expect(db.transaction((trx) => transaction(trx, async () => 1))).rejects.toThrow(/not a knex transaction/);
+  });
+
+  it.runIf(engine === 'sqlite')('on SQLite, transactions take turns on the one connection: a read and a write across awaits lose no update', async () => {
+    const id = await insertAccount(db, 0);
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        transaction(db, async (trx) => {
+          const read = (await countOf.first(trx, [id]))!.task_count;
+          await new Promise((resolve) => setImmediate(resolve));
+          await setCount.run(trx, [id, read + 1]);
+        }),
+      ),
+    );
+    expect(await count(id)).toBe(20);
+  });
+
+  it.runIf(engine === 'sqlite')('on SQLite, BEGIN, COMMIT and ROLLBACK are prepared once per connection', async () => {
+    const id = await insertAccount(db, 0);
+    const commitAndRollBack = async () => {
+      await transaction(db, (trx) => addOne.run(trx, [id]));
+      await transaction(db, async () => {
+        throw new Error('roll back');
+      }).catch(() => undefined);
+    };
+    await commitAndRollBack();
+    const connection = await db.client.acquireConnection();
+    await db.client.releaseConnection(connection);
+    const prepare = connection.prepare.bind(connection);
+    const prepared: string[] = [];
+    connection.prepare = (sql: string) => {
+      prepared.push(sql);
+      return prepare(sql);
+    };
+    try {
+      for (let i = 0; i < 3; i++) await commitAndRollBack();
+    } finally {
+      connection.prepare = prepare;
+    }
+    expect(prepared).toEqual([]);
+    expect(await count(id)).toBe(4);
+  });
+
+  it.runIf(engine === 'postgres')('on PostgreSQL, a connection lost mid-transaction fails it, and the next one runs on another connection', async () => {
+    const id = await insertAccount(db, 0);
+    let lost: unknown;
+    let lostPid = 0;
+    await expect(
+      transaction(db, async (trx) => {
+        lost = trx.connection;
+        lostPid = (await backendPid.first(trx, []))!.pid;
+        await setCount.run(trx, [id, 6]);
+        await db.raw('select pg_terminate_backend(?)', [lostPid]);
+        await addOne.run(trx, [id]);
+      }),
+    ).rejects.toThrow();
+    expect((lost as { __knex__disposed?: unknown }).__knex__disposed).toBeTruthy();
+    const next = await transaction(db, async (trx) => {
+      await addOne.run(trx, [id]);
+      return (await backendPid.first(trx, []))!.pid;
+    });
+    expect(next).not.toBe(lostPid);
+    expect(await count(id)).toBe(1);
+  });
+
+  it.runIf(engine === 'postgres')('on PostgreSQL, a connection whose ROLLBACK failed is not handed out again', async () => {
+    const id = await insertAccount(db, 0);
+    let stuckPid = 0;
+    await expect(
+      transaction(db, async (trx) => {
+        stuckPid = (await backendPid.first(trx, []))!.pid;
+        await setCount.run(trx, [id, 6]);
+        const connection = trx.connection as { query: (text: unknown) => Promise<unknown> };
+        const query = connection.query.bind(connection);
+        connection.query = (text) => (text === 'ROLLBACK' ? Promise.reject(new Error('no answer to ROLLBACK')) : query(text));
+        throw new Error('work failed');
+      }),
+    ).rejects.toThrow('work failed');
+    // Every connection the pool hands out now is outside a transaction, and none is the one left in it.
+    const pids = await Promise.all(Array.from({ length: 3 }, () => transaction(db, async (trx) => (await backendPid.first(trx, []))!.pid)));
+    expect(pids).not.toContain(stuckPid);
+    expect(await count(id)).toBe(0);
+  });
+});
+
+describe('transaction on an SQLite file shared with another process', () => {
+  let directory: string;
+  let db: Db;
+  beforeAll(() => {
+    directory = mkdtempSync(join(tmpdir(), 'transaction-test-'));
+    db = createDb({ client: 'sqlite', filename: join(directory, 'shared.sqlite') });
+  });
+  afterAll(async () => {
+    await db.destroy();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('takes the write lock at BEGIN: another writer of the file waits from the start, not from the first write', async () => {
+    expect(isPostgres(db)).toBe(false);
+    const other = new Database(join(directory, 'shared.sqlite'));
+    other.pragma('busy_timeout = 0');
+    try {
+      await transaction(db, async () => {
+        expect(() => other.prepare('BEGIN IMMEDIATE').run()).toThrow(/locked|busy/i);
+      });
+      other.prepare('BEGIN IMMEDIATE').run();
+      other.prepare('ROLLBACK').run();
+    } finally {
+      other.close();
+    }
+  });
+});
