@@ -43,7 +43,7 @@ describe('answers written without the response validator are the ones written wi
     ['HEAD /tasks/{taskId}', '/tasks/:id', { method: 'HEAD' }],
     ['GET /tasks/{taskId} with a matching If-None-Match (304)', '/tasks/:id', { headers: { 'if-none-match': '"1"' } }],
     ['a refusal (404)', '/tasks/no-such-task', {}],
-  ] as const)('%s', async (_name, path, init) => {
+  ] as [string, string, RequestInit][])('%s', async (_name, path, init) => {
     const url = path.replace(':id', taskId);
     const [expected, actual] = [await answerOf(await call(validated, url, init)), await answerOf(await call(production, url, init))];
     expect(actual).toEqual(expected);
