@@ -29,6 +29,8 @@ declare module 'express-serve-static-core' {
     openapi?: unknown;
   }
   interface Locals {
+    /** When the request log first saw the request (performance.now(), ms): its access line's duration. */
+    receivedAt?: number;
     /** The documented operation whose route serves this request; absent for 404s and 405s. */
     route?: OperationRoute;
     /** What the identify step found; absent on routes that identify nobody (probes, /metrics). */

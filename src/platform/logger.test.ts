@@ -15,7 +15,7 @@ function run(body: string): { lines: { msg: string; n?: number }[]; stdout: stri
   return { lines, stdout: result.stdout, status: result.status };
 }
 
-describe('the process logger (lines gathered per event-loop turn)', () => {
+describe('the process logger (lines gathered for a few milliseconds)', () => {
   it('writes every line, whole and in order, across turns of the event loop', () => {
     const { lines } = run(`
       for (let n = 0; n < 1000; n++) logger.info({ n }, 'first turn');

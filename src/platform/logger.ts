@@ -11,22 +11,25 @@ export function createLogger(level: string): Logger {
         censor: '[redacted]',
       },
     },
-    stdoutByLoopTurn(),
+    stdoutGathered(),
   );
 }
 
+/** How long a line may wait for others to share its write(2). */
+const GATHER_MS = 10;
+
 /**
- * Standard output, the lines of one turn of the event loop gathered into one write(2), in order.
- * With an access line per request and several requests a turn under load (about 10 lines a write),
- * that saves 1-3% of a GET /tasks's CPU against a write per line (built app, two alternating
- * runs, user and system time from /proc; bench/operations.bench.ts for the whole cost). A line waits at
- * most for the turn to end (setImmediate) or for 64 KiB to gather, and what is pending is written
- * when the process exits, a crash included; only a kill that gives no exit (SIGKILL) loses that turn.
+ * Standard output, the lines of up to 10 ms gathered into one write(2), in order. Under load that
+ * is a write per few dozen access lines instead of one per turn of the event loop (a few lines): the
+ * write was 1.8% of a GET /me's CPU gathered per turn (bench/pipeline.bench.ts --profile), and per
+ * line it had cost 1-3% more of a GET /tasks (bench/operations.bench.ts). A line waits at most
+ * 10 ms or for 64 KiB to gather, and what is pending is written when the process exits, a crash
+ * included; only a kill that gives no exit (SIGKILL) loses those 10 ms.
  * Writes are synchronous (SonicBoom, which also retries a full pipe): pino's default destination
  * hands every line to libuv's thread pool instead, at twice the CPU of the write itself.
  * One for the process: every logger shares it, so lines stay in order.
  */
-const stdoutByLoopTurn = once((): DestinationStream => {
+const stdoutGathered = once((): DestinationStream => {
   const stdout = pino.destination({ dest: 1, sync: true });
   let pending = '';
   const flush = () => {
@@ -38,7 +41,8 @@ const stdoutByLoopTurn = once((): DestinationStream => {
   process.on('exit', flush);
   return {
     write(line: string) {
-      if (pending === '') setImmediate(flush);
+      // Unref'd: a process with nothing else to do exits, and its 'exit' writes what is pending.
+      if (pending === '') setTimeout(flush, GATHER_MS).unref();
       pending += line;
       if (pending.length >= 64 * 1024) flush();
     },
