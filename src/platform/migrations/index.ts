@@ -7,6 +7,7 @@ import * as oauthDeviceCodes from './007-oauth-device-codes.js';
 import * as oauthResource from './008-oauth-resource.js';
 import * as taskChanges from './009-task-changes.js';
 import * as webhooks from './010-webhooks.js';
+import * as tombstonesKeyed from './011-tombstones-keyed.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -19,6 +20,7 @@ const all: Record<string, Migration> = {
   '008-oauth-resource': oauthResource,
   '009-task-changes': taskChanges,
   '010-webhooks': webhooks,
+  '011-tombstones-keyed': tombstonesKeyed,
 };
 
 /** Migrations compiled in, so they run the same from src/ under tsx and from dist/. */
