@@ -15,15 +15,13 @@
 // Run alone: node --import tsx bench/webhooks.bench.ts  (BENCH_ROUNDS, BENCH_ENGINES=sqlite,postgres)
 import { randomUUID } from 'node:crypto';
 import { fork, type ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'undici';
 import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/platform/logger.js';
-import { createService } from '../src/wiring.js';
-import { BENCH_JWT_SECRET, createDatabase, formatSpread, median, percentile, spreadOf, type Engine } from './harness.js';
+import { createDatabase, formatSpread, median, percentile, serveApp, spreadOf, type Engine } from './harness.js';
 
 const DELIVERIES = 5_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
@@ -129,22 +127,8 @@ interface Rounds {
 
 async function bench(engine: Engine) {
   const database = await createDatabase(engine);
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    DATABASE_URL: database.url,
-    JWT_SECRET: BENCH_JWT_SECRET,
-    CONNECTOR_SECRET_KEY: '0'.repeat(64),
-    CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true',
-    RATE_LIMITS_ENABLED: 'false',
-    TASKS_MAX_PER_ACCOUNT: '100000',
-    LOG_LEVEL: 'silent',
-  });
-  const { app, db, components } = await createService(config, createLogger('silent'));
-  const server = await new Promise<Server>((resolve) => {
-    const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
+  const { db, components, server, url: origin } = await serveApp(database.url, { CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true', TASKS_MAX_PER_ACCOUNT: '100000' });
   const receiver = await startReceiver();
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const writer = async (): Promise<Writer> => {
     const api = new Client(origin);
     const registered = await call(api, 'POST', '/auth/register', undefined, { email: `bench-${randomUUID()}@example.com`, password: 'correct horse battery staple' });
