@@ -21,8 +21,6 @@ export interface OperationRoute {
   readonly method: HttpMethod;
   /** The document's path template, `/tasks/{taskId}`: the access log's route label. */
   readonly path: string;
-  /** The same path as Express routes it, `/tasks/:taskId`. */
-  readonly expressPath: string;
   readonly budget: OperationBudget;
   /** The operation's security requirements (the document's default when it names none); empty: open to anyone. */
   readonly security: readonly SecurityRequirement[];
@@ -68,7 +66,6 @@ export function operationTable(document: Json): readonly OperationRoute[] {
           operationId,
           method,
           path,
-          expressPath: path.replace(/\{([^}]+)\}/g, ':$1'),
           budget: operationBudgetOf(operationId, definition),
           security: Object.freeze((definition.security ?? documentSecurity) as SecurityRequirement[]),
           bodyTypes: Object.freeze(Object.keys(((definition.requestBody as Json | undefined)?.content ?? {}) as Json)),

@@ -42,10 +42,8 @@ export interface FinishedRequest {
  */
 export function requestLog(logger: Logger, onFinished: (request: FinishedRequest) => void): RequestHandler {
   const accessLog = logger.child({}, { redact: [] });
-  // One listener for every response (a closure per request was most of this step's allocation).
-  function logFinished(this: Response): void {
-    const { req } = this;
-    const res = req.res!;
+  const logFinished = (res: Response): void => {
+    const { req } = res;
     const seconds = (performance.now() - res.locals.receivedAt!) / 1000;
     const route = res.locals.route;
     const caller = callerIn(res.locals.identity);
@@ -64,6 +62,10 @@ export function requestLog(logger: Logger, onFinished: (request: FinishedRequest
     if (res.statusCode >= 500) accessLog.error(line, 'request');
     else accessLog.info(line, 'request');
     onFinished({ req, res, route, seconds });
+  };
+  // One listener for every response (a closure per request was most of this step's allocation).
+  function logWhenClosed(this: Response): void {
+    logFinished(this);
   }
   return function requestLog(req, res, next) {
     res.locals.receivedAt = performance.now();
@@ -72,7 +74,7 @@ export function requestLog(logger: Logger, onFinished: (request: FinishedRequest
     req.id = id;
     res.setHeader(REQUEST_ID_HEADER, id);
     // 'close' comes after 'finish' for a response written whole, and alone when the client left first.
-    res.on('close', logFinished);
+    res.on('close', logWhenClosed);
     next();
   };
 }
