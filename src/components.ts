@@ -41,7 +41,7 @@ export async function createComponents(deps: CoreDeps, openApi: { document: Reco
   const webhooks = createWebhooksComponent(deps);
   const tasks = createTasksComponent(deps, {
     cursorKey: auth.deriveKey((secret) => createHmac('sha256', secret).update('task-change-cursor').digest()),
-    onTaskChange: webhooks.onTaskChange,
+    taskChangeListener: webhooks.taskChangeListener,
   });
   const connectors = createConnectorsComponent(deps, tasks.sync, { onConnectorChange: webhooks.onConnectorChange });
   const usage = createUsageHandlers({ tasks, connectors, limits });

@@ -1,12 +1,12 @@
-import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
 import { compiledQuery, type Queryable } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
-import type { AnyTransaction, Transaction } from '../platform/transaction.js';
+import { afterCommit, type AnyTransaction, type Transaction } from '../platform/transaction.js';
 import { toIso } from '../platform/time.js';
 import { deleteLeavingTombstone, type TaskDeletion } from './task-feed.repository.js';
 import { toTask } from './tasks.presenter.js';
-import type { TaskRow } from './tasks.repository.js';
+import { changeNumbersTaken, firstNumberTaken } from './change-numbers.js';
+import { insertTaskWithinCap, type NewTaskRow, type StatementStep, type TaskRow } from './tasks.repository.js';
 
 export type { TaskDeletion } from './task-feed.repository.js';
 
@@ -17,12 +17,33 @@ export type TaskChange =
   | { kind: 'created' | 'updated'; accountId: string; task: Task }
   | { kind: 'deleted'; accountId: string; taskId: string; deletedAt: string };
 
+/** Hears every task change, and what it writes commits or rolls back with the change (the webhooks' outbox, docs/webhooks.md). */
+export interface TaskChangeListener {
+  /**
+   * Called inside the transaction that makes the change, after the change is recorded. A throw undoes
+   * the change. The API's writes come in a transaction of ours (src/platform/transaction.ts), sync and
+   * disconnect in knex's.
+   */
+  record: (trx: AnyTransaction, change: TaskChange) => Promise<void>;
+  /** The same write as a step of the statement that makes a change, where a change is one statement (a create on PostgreSQL). */
+  step?: TaskChangeStep;
+}
+
 /**
- * Called inside the transaction that makes the change, after the change is recorded: what it writes
- * commits or rolls back with the change (the webhooks' outbox, docs/webhooks.md). A throw undoes the change.
- * The API's writes come in a transaction of ours (src/platform/transaction.ts), sync and disconnect in knex's.
+ * A listener's write as one step of the statement that makes the change: PostgreSQL's data-modifying
+ * WITH (src/tasks/tasks.repository.ts, insertTaskWithinCap).
  */
-export type TaskChangeListener = (trx: AnyTransaction, change: TaskChange) => Promise<void>;
+export interface TaskChangeStep {
+  /**
+   * An INSERT ... SELECT ... RETURNING that writes only when the WITH named `changed` has a row, its values
+   * as `$(0)`, `$(1)`, ...: compiled once (src/platform/compiled-query.ts).
+   */
+  build: StatementStep['build'];
+  /** The step's values for a change. */
+  values: (change: TaskChange) => readonly unknown[];
+  /** Once the statement that ran the step has committed, when the step wrote rows. */
+  committed: () => void;
+}
 
 /**
  * The one place where task writes are recorded for the change feed (docs/change-feed.md): the change
@@ -42,6 +63,16 @@ export interface TaskChangeRecorder {
    * takeNumbers before it (src/tasks/tasks.repository.ts, updateTask): on PostgreSQL, one round trip less.
    */
   numbersInTaskUpdate(db: Queryable): boolean;
+  /**
+   * True when a create is one statement (`created`): PostgreSQL, where the listener, if any, has a step.
+   * Else a create is `takeTaskPlace`, the insert and `upserted` in a transaction.
+   */
+  createsInOneStatement(db: Queryable): boolean;
+  /**
+   * Takes a place under the cap and the create's number, inserts the task and records the creation, in
+   * one statement (its own transaction unless `db` is one); undefined at the cap.
+   */
+  created(db: Queryable, row: NewTaskRow, maxTasks: number): Promise<TaskRow | undefined>;
   /** Rows written with their new numbers and versions: created or updated. */
   upserted(trx: AnyTransaction, kind: 'created' | 'updated', rows: readonly TaskRow[]): Promise<void>;
   /**
@@ -51,16 +82,7 @@ export interface TaskChangeRecorder {
   deleted(trx: Transaction, deletion: TaskDeletion): Promise<boolean>;
 }
 
-/**
- * What an UPDATE of the account row sets to take `count` change numbers; the task cap's updates
- * (src/tasks/task-quota.ts) take them in the same statement, one round trip fewer per create and delete.
- */
-export const changeNumbersTaken = (db: Knex, count: number) => ({ task_change_seq: db.raw('task_change_seq + ?', [count]) });
-
-/** The first of `count` numbers, from the counter an UPDATE ... RETURNING answered. */
-export const firstNumberTaken = (row: { task_change_seq: number | string }, count: number): number => Number(row.task_change_seq) - count + 1;
-
-export function createTaskChangeRecorder(onTaskChange?: TaskChangeListener): TaskChangeRecorder {
+export function createTaskChangeRecorder(listener?: TaskChangeListener): TaskChangeRecorder {
   return {
     async takeNumbers(trx, accountId, count) {
       const row = await takeNumbersOf.first(trx, [accountId, count]);
@@ -71,15 +93,26 @@ export function createTaskChangeRecorder(onTaskChange?: TaskChangeListener): Tas
 
     numbersInTaskUpdate: isPostgres,
 
+    createsInOneStatement: (db) => isPostgres(db) && (listener === undefined || listener.step !== undefined),
+
+    async created(db, row, maxTasks) {
+      const step = listener?.step;
+      const change: TaskChange | undefined = step && { kind: 'created', accountId: row.account_id, task: toTask(row) };
+      const result = await insertTaskWithinCap(db, row, maxTasks, step && change && { build: step.build, values: step.values(change) });
+      if (result === undefined) return undefined;
+      if (step && result.stepWrote > 0) afterCommit(db, step.committed);
+      return result.row;
+    },
+
     async upserted(trx, kind, rows) {
-      if (!onTaskChange) return;
-      for (const row of rows) await onTaskChange(trx, { kind, accountId: row.account_id, task: toTask(row) });
+      if (!listener) return;
+      for (const row of rows) await listener.record(trx, { kind, accountId: row.account_id, task: toTask(row) });
     },
 
     async deleted(trx, deletion) {
       if (!(await deleteLeavingTombstone(trx, deletion))) return false;
       const { accountId, taskId, deletedAt } = deletion;
-      if (onTaskChange) await onTaskChange(trx, { kind: 'deleted', accountId, taskId, deletedAt: toIso(deletedAt) });
+      if (listener) await listener.record(trx, { kind: 'deleted', accountId, taskId, deletedAt: toIso(deletedAt) });
       return true;
     },
   };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteLeavingTombstone, purgeTombstones, type TaskDeletion } from './task-feed.repository.js';
-import { insertTask } from './tasks.repository.js';
+import { insertTask, newTaskRow } from './tasks.repository.js';
 import { transaction } from '../platform/transaction.js';
 import { createMigratedDb, engines, insertAccount, type MigratedDb } from '../test-support/databases.js';
 
@@ -19,7 +19,7 @@ describe.each(engines)('deleteLeavingTombstone and purgeTombstones on %s', (engi
   const setUp = async () => {
     const accountId = await insertAccount(store.db);
     const taskId = randomUUID();
-    await insertTask(store.db, accountId, { id: taskId, title: 'gone soon', notes: null, status: 'open', priority: 0, dueAt: null, labels: [] }, NOW, 1);
+    await insertTask(store.db, newTaskRow(accountId, { id: taskId, title: 'gone soon', notes: null, status: 'open', priority: 0, dueAt: null, labels: [] }, NOW), 1);
     const remove = (deletion: Partial<TaskDeletion>) =>
       transaction(store.db, (trx) => deleteLeavingTombstone(trx, { accountId, taskId, expected: undefined, changeNumber: 2, deletedAt: NOW + 1, ...deletion }));
     const taskIds = async () => (await store.db('tasks').where('account_id', accountId).select('id')).map((row) => row.id as string);

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { compiledQuery, type Queryable } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
 import type { Transaction } from '../platform/transaction.js';
-import { changeNumbersTaken, firstNumberTaken } from './task-changes.js';
+import { changeNumbersTaken, firstNumberTaken } from './change-numbers.js';
 
 // The task cap lives in accounts.task_count, moved only inside the transaction that inserts or
 // deletes the tasks it counts, so the counter and the rows never disagree.
@@ -49,13 +49,18 @@ export async function usedTaskPlaces(db: Queryable, accountId: string): Promise<
 
 // Every create and delete runs these: the same conditional statements, compiled and prepared once
 // (src/platform/compiled-query.ts).
-const takePlace = compiledQuery<[accountId: string, maxTasks: number], { task_change_seq: number }>((db, $) =>
+const takePlace = compiledQuery<[accountId: string, maxTasks: number], { task_change_seq: number }>((db, $) => placeTaken(db, $(0), $(1)));
+
+/**
+ * The conditional UPDATE that takes a place and a change number (`RETURNING task_change_seq`, no row at
+ * the cap); PostgreSQL's one-statement create runs it as its first step (src/tasks/tasks.repository.ts).
+ */
+export const placeTaken = (db: Knex, accountId: string, maxTasks: number) =>
   db('accounts')
-    .where('id', $(0))
-    .andWhere('task_count', '<', $(1))
+    .where('id', accountId)
+    .andWhere('task_count', '<', maxTasks)
     .update({ task_count: db.raw('task_count + 1'), ...changeNumbersTaken(db, 1) })
-    .returning('task_change_seq'),
-);
+    .returning('task_change_seq');
 
 const releasePlace = compiledQuery<[accountId: string], { task_change_seq: number }>((db, $) =>
   db('accounts')

@@ -21,8 +21,8 @@ export interface TasksComponent {
 }
 
 export interface TasksComponentOptions {
-  /** Hears every task change inside the transaction that makes it (API, MCP, sync, disconnect). */
-  onTaskChange?: TaskChangeListener;
+  /** Hears every task change inside the transaction or statement that makes it (API, MCP, sync, disconnect). */
+  taskChangeListener?: TaskChangeListener;
   /** Signs the change feed's cursors; every instance must hold the same (see AuthComponent.deriveKey). */
   cursorKey: Buffer;
 }
@@ -39,7 +39,7 @@ export interface TasksForSync {
 }
 
 export function createTasksComponent({ config, db }: CoreDeps, options: TasksComponentOptions): TasksComponent {
-  const changes = createTaskChangeRecorder(options.onTaskChange);
+  const changes = createTaskChangeRecorder(options.taskChangeListener);
   const service = createTasksService({
     db,
     maxTasks: config.TASKS_MAX_PER_ACCOUNT,

@@ -4,8 +4,8 @@ import type { TaskRow } from './tasks.repository.js';
 
 type Task = components['schemas']['Task'];
 
-/** A stored task as the API shows it. */
-export function toTask(row: TaskRow): Task {
+/** A stored task as the API shows it (its change number is the feed's, not the task's). */
+export function toTask(row: Omit<TaskRow, 'change_seq'>): Task {
   return {
     id: row.id,
     title: row.title,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
 import type { Db } from '../platform/db.js';
 import { errors } from '../platform/errors.js';
-import { transaction, type Transaction } from '../platform/transaction.js';
+import { Transaction, transaction } from '../platform/transaction.js';
 import { isRfc3339Instant, toIso } from '../platform/time.js';
 import type { ChangeCursors } from './change-cursor.js';
 import { forgetExpiredKeys, onceForKey, type StoredResponse } from './idempotency.js';
@@ -47,15 +47,12 @@ export type TasksService = ReturnType<typeof createTasksService>;
 export function createTasksService({ db, maxTasks, changes: recorder, cursors, tombstoneRetentionDays }: TasksServiceDeps) {
   const retentionMs = tombstoneRetentionDays * DAY_MS;
 
-  /** Inserts the task and takes its place under the cap in one transaction, or refuses at the cap. */
-  async function insertWithinCap(trx: Transaction, accountId: string, input: TaskCreate, now: number): Promise<StoredResponse<Task>> {
-    const changeNumber = await takeTaskPlace(trx, accountId, maxTasks);
-    if (changeNumber === undefined) {
-      const used = await usedTaskPlaces(trx, accountId);
-      throw errors.quotaExceeded('tasks', maxTasks, used, `This account has reached its limit of ${maxTasks} tasks; delete some to make room.`);
-    }
-    const row = await repository.insertTask(
-      trx,
+  /**
+   * Inserts the task and takes its place under the cap, or refuses at the cap: one statement where the
+   * recorder makes a create one (PostgreSQL), else a transaction (in `db` when it is one already).
+   */
+  async function insertWithinCap(db: Db | Transaction, accountId: string, input: TaskCreate, now: number): Promise<StoredResponse<Task>> {
+    const row = repository.newTaskRow(
       accountId,
       {
         id: randomUUID(),
@@ -67,10 +64,24 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
         labels: input.labels ?? [],
       },
       now,
-      changeNumber,
     );
-    await recorder.upserted(trx, 'created', [row]);
-    return { status: 201, body: toTask(row) };
+    const inserted = recorder.createsInOneStatement(db)
+      ? await recorder.created(db, row, maxTasks)
+      : await (db instanceof Transaction ? insertInTransaction(db, row) : transaction(db, (trx) => insertInTransaction(trx, row)));
+    if (inserted === undefined) {
+      const used = await usedTaskPlaces(db, accountId);
+      throw errors.quotaExceeded('tasks', maxTasks, used, `This account has reached its limit of ${maxTasks} tasks; delete some to make room.`);
+    }
+    return { status: 201, body: toTask(inserted) };
+  }
+
+  /** The create as three statements in `trx`; undefined at the cap (the transaction then has written nothing). */
+  async function insertInTransaction(trx: Transaction, row: repository.NewTaskRow): Promise<repository.TaskRow | undefined> {
+    const changeNumber = await takeTaskPlace(trx, row.account_id, maxTasks);
+    if (changeNumber === undefined) return undefined;
+    const inserted = await repository.insertTask(trx, row, changeNumber);
+    await recorder.upserted(trx, 'created', [inserted]);
+    return inserted;
   }
 
   /** Why a conditional write found nothing to change: no such task (404), or another version (412). */
@@ -100,7 +111,7 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
     /** 201 with the new task; with an idempotency key, a repeat within the window answers the first response. */
     async create(accountId: string, input: TaskCreate, idempotencyKey?: string): Promise<StoredResponse<Task>> {
       const now = Date.now();
-      if (idempotencyKey === undefined) return transaction(db, (trx) => insertWithinCap(trx, accountId, input, now));
+      if (idempotencyKey === undefined) return insertWithinCap(db, accountId, input, now);
       const response = await onceForKey(db, { accountId, key: idempotencyKey, body: input, now }, (trx) =>
         insertWithinCap(trx, accountId, input, now),
       );

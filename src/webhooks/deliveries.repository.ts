@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { compiledQuery, type Queryable } from '../platform/compiled-query.js';
+import { compiledQuery, type Placeholder, type Queryable } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -58,11 +58,18 @@ export async function insertDeliveries(trx: Knex, event: NewEvent, webhookIds: r
  * task write, subscribed or not); in the caller's transaction (the outbox). Answers how many it queued.
  */
 export function insertForSubscribers(trx: Queryable, accountId: string, event: NewEvent): Promise<number> {
-  return subscribersInsert.run(trx, [event.id, event.type, event.payload, event.createdAt, accountId, JSON.stringify(event.type)]);
+  return subscribersInsert.run(trx, subscribersInsertValues(accountId, event));
 }
 
-// Every task write runs it: compiled once (src/platform/compiled-query.ts).
-const subscribersInsert = compiledQuery<[eventId: string, type: string, payload: string, createdAt: number, accountId: string, quotedType: string]>((db, $) => {
+/** The values of `subscribersInsertSql`'s placeholders, in order. */
+export const subscribersInsertValues = (accountId: string, event: NewEvent) => [event.id, event.type, event.payload, event.createdAt, accountId, JSON.stringify(event.type)] as const;
+
+/**
+ * The insert of `insertForSubscribers`, its values `$(0)`.. as `subscribersInsertValues` gives them. With
+ * `onlyIf`, a step of a statement that makes a change (PostgreSQL's data-modifying WITH,
+ * src/tasks/task-changes.ts): it inserts only when the WITH of that name has a row, and returns what it inserted.
+ */
+export function subscribersInsertSql(db: Knex, $: Placeholder, onlyIf?: string): Knex.Raw {
   const postgres = isPostgres(db);
   // A v4 UUID per row: PostgreSQL's own; in SQLite from independent random pieces (randomblob is drawn per row).
   const newId = postgres
@@ -71,10 +78,13 @@ const subscribersInsert = compiledQuery<[eventId: string, type: string, payload:
   return db.raw(
     `insert into webhook_deliveries (id, webhook_id, event_id, event_type, payload, status, attempts, created_at, next_attempt_at)
      select ${newId}, id, ?, ?, ?, 'pending', 0, ?, ? from webhooks
-     where account_id = ? and enabled = ${postgres ? 'true' : '1'} and ${postgres ? 'strpos' : 'instr'}(events, ?) > 0`,
+     where account_id = ? and enabled = ${postgres ? 'true' : '1'} and ${postgres ? 'strpos' : 'instr'}(events, ?) > 0${onlyIf ? ` and exists (select 1 from ${onlyIf}) returning 1` : ''}`,
     [$(0), $(1), $(2), $(3), $(3), $(4), $(5)],
   );
-});
+}
+
+// Every task write runs it: compiled once (src/platform/compiled-query.ts).
+const subscribersInsert = compiledQuery<ReturnType<typeof subscribersInsertValues>>((db, $) => subscribersInsertSql(db, $));
 
 /** Another delivery of an event already stored (redeliver): the same id and body, due now. */
 export async function insertRedelivery(db: Knex, original: DeliveryRow, id: string, now: number): Promise<DeliveryRow> {

@@ -3,7 +3,8 @@ import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
 import { toIso } from '../platform/time.js';
 import { afterCommit, type AnyTransaction } from '../platform/transaction.js';
-import { insertDeliveries, insertForSubscribers, type DeliveryRow } from './deliveries.repository.js';
+import type { Placeholder } from '../platform/compiled-query.js';
+import { insertDeliveries, insertForSubscribers, subscribersInsertSql, subscribersInsertValues, type DeliveryRow } from './deliveries.repository.js';
 import { newEventId } from './webhook-signing.js';
 
 type Schemas = components['schemas'];
@@ -28,6 +29,15 @@ export interface Outbox {
   recordFor: (trx: Knex, event: WebhookEvent, webhookIds: readonly string[]) => Promise<DeliveryRow[]>;
   /** Deliveries were queued outside a transaction of ours (a redelivery): look for them now. */
   committed: () => void;
+  /**
+   * `record` as a step of the statement that makes a change (src/tasks/task-changes.ts, TaskChangeStep):
+   * the same insert, its values for an event, and what to do once a step that queued deliveries committed.
+   */
+  step: {
+    build: (db: Knex, $: Placeholder, changed: string) => Knex.Raw;
+    values: (accountId: string, event: WebhookEvent) => readonly unknown[];
+    committed: () => void;
+  };
 }
 
 /** `onCommitted` runs once a transaction that queued deliveries commits: the worker need not wait for its next look. */
@@ -48,6 +58,11 @@ export function createOutbox(onCommitted: () => void): Outbox {
     },
     async record(trx, accountId, event) {
       if ((await insertForSubscribers(trx, accountId, newEvent(event, Date.now()))) > 0) afterCommit(trx, onCommitted);
+    },
+    step: {
+      build: subscribersInsertSql,
+      values: (accountId, event) => subscribersInsertValues(accountId, newEvent(event, Date.now())),
+      committed: onCommitted,
     },
   };
 }

@@ -4,9 +4,10 @@ import { createSafeFetch, type ConnectorChange } from '../connectors/connectors.
 import type { CoreDeps } from '../deps.js';
 import type { OperationEntry } from '../http/operations.js';
 import type { AnyTransaction } from '../platform/transaction.js';
-import type { TaskChange } from '../tasks/tasks.component.js';
+import type { TaskChangeListener } from '../tasks/tasks.component.js';
 import { createDeliveryWorker } from './delivery-worker.js';
 import { createOutbox, type WebhookEvent } from './outbox.js';
+import { taskChangeListener } from './task-events.js';
 import { webhooksOperations } from './webhooks.operations.js';
 import { createWebhooksService } from './webhooks.service.js';
 
@@ -18,7 +19,7 @@ export interface WebhooksComponent {
   /** Writes an event into the outbox, in the transaction of the change it reports. */
   record: (trx: AnyTransaction, accountId: string, event: WebhookEvent) => Promise<void>;
   /** The tasks' listener: every create, update and delete (API, MCP, taskctl, sync) as an event. */
-  onTaskChange: (trx: AnyTransaction, change: TaskChange) => Promise<void>;
+  taskChangeListener: TaskChangeListener;
   /** The connectors' listener: connects, disconnects and finished sync jobs as events. */
   onConnectorChange: (trx: Knex.Transaction, change: ConnectorChange) => Promise<void>;
   /** An OAuth app's authorisation was withdrawn: the webhooks it made go with it. */
@@ -62,7 +63,7 @@ export function createWebhooksComponent({ config, db, logger }: CoreDeps): Webho
   return {
     operations: webhooksOperations(service),
     record: outbox.record,
-    onTaskChange: (trx, change) => outbox.record(trx, change.accountId, taskEvent(change)),
+    taskChangeListener: taskChangeListener(outbox),
     onConnectorChange: (trx, change) => outbox.record(trx, change.accountId, connectorEvent(change)),
     removeMadeByClient: service.removeMadeBy,
     start: worker.start,
@@ -72,11 +73,6 @@ export function createWebhooksComponent({ config, db, logger }: CoreDeps): Webho
     },
     metrics: [attempts],
   };
-}
-
-function taskEvent(change: TaskChange): WebhookEvent {
-  if (change.kind === 'deleted') return { type: 'task.deleted', data: { taskId: change.taskId, deletedAt: change.deletedAt } };
-  return { type: change.kind === 'created' ? 'task.created' : 'task.updated', data: change.task };
 }
 
 function connectorEvent(change: ConnectorChange): WebhookEvent {
