@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../platform/errors.js';
 import { upsertExternalTasks } from './external-tasks.repository.js';
 import { createChangeCursors } from './change-cursor.js';
-import { createTaskChangeRecorder } from './task-changes.js';
+import { createTaskChangeRecorder, type TaskChange, type TaskChangeListener } from './task-changes.js';
 import { createTasksService } from './tasks.service.js';
 import { createMigratedDb, engines, insertAccount, insertConnectorAccount, type MigratedDb } from '../test-support/databases.js';
 
@@ -194,6 +194,32 @@ describe.each(engines)('tasks service on %s', (engine) => {
       expect((await service.changes(accountId, { cursor: initial.nextCursor }, 1)).changes).toEqual([{ kind: 'upserted', task: created }]);
       // A number read before the change committed: this poll is empty, the next one sees the change.
       expect((await service.changes(accountId, { cursor: initial.nextCursor }, 0)).changes).toEqual([]);
+    });
+  });
+
+  describe('a listener that records in the transaction (no statement step)', () => {
+    const serviceHeard = (record: TaskChangeListener['record']) =>
+      createTasksService({
+        db: store.db,
+        maxTasks: 10,
+        changes: createTaskChangeRecorder({ record }),
+        cursors: createChangeCursors(randomBytes(32)),
+        tombstoneRetentionDays: 30,
+      });
+
+    it('hears a create in its transaction, and a throw there undoes the create: no task, no place, no change number', async () => {
+      const accountId = await insertAccount(store.db);
+      const heard: TaskChange[] = [];
+      const created = (await serviceHeard(async (_trx, change) => void heard.push(change)).create(accountId, { title: 'heard' })).body;
+      expect(heard).toEqual([{ kind: 'created', accountId, task: created }]);
+
+      const before = await store.db('accounts').where('id', accountId).first('task_count', 'task_change_seq');
+      const failing = serviceHeard(async () => {
+        throw new Error('the listener failed');
+      });
+      await expect(failing.create(accountId, { title: 'undone' })).rejects.toThrow('the listener failed');
+      expect(await store.db('accounts').where('id', accountId).first('task_count', 'task_change_seq')).toEqual(before);
+      expect(await store.db('tasks').where('account_id', accountId).pluck('title')).toEqual(['heard']);
     });
   });
 
