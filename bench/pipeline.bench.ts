@@ -5,7 +5,7 @@
 // the targets take turns in every round (order rotated), and each figure is the median of the rounds
 // with their range. The API's share of a floor is paired: its req/s over the floor's in the same round.
 // Run alone: node --import tsx bench/pipeline.bench.ts  (BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_ENGINES=sqlite,postgres, BENCH_REQUESTS)
-// Profile:   node --import tsx bench/pipeline.bench.ts --profile  (GET /me, or BENCH_PROFILE_REQUEST='POST /tasks', on SQLite or BENCH_PROFILE_ENGINE=postgres under load, node --cpu-prof)
+// Profile:   node --import tsx bench/pipeline.bench.ts --profile  (GET /me, or BENCH_PROFILE_REQUEST='POST /tasks', on SQLite or BENCH_PROFILE_ENGINE=postgres, of BENCH_PROFILE_TARGET='API obs off' or another target, under load, node --cpu-prof)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -161,7 +161,8 @@ async function start(engine: Engine, nodeOptions: string[] = []): Promise<Runnin
   const databases: Database[] = [];
   for (let i = 0; i < TARGETS.length; i++) databases.push(await createDatabase(engine));
   const log = openSync(join(dir, 'server.log'), 'a');
-  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', new URL(import.meta.url).pathname, '--serve'], {
+  const entry = process.env.BENCH_TSX_SERVER ? ['--import', 'tsx', new URL(import.meta.url).pathname] : [new URL(import.meta.url).pathname.replace('/bench/', '/dist/bench/').replace(/\.ts$/, '.js')];
+  const child = spawn(process.execPath, [...nodeOptions, ...entry, '--serve'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -258,7 +259,9 @@ async function profileRequest(): Promise<void> {
   const profileDir = mkdtempSync(join(tmpdir(), 'pipeline-profile-'));
   const engine = (process.env.BENCH_PROFILE_ENGINE ?? 'sqlite') as Engine;
   const running = await start(engine, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200']);
-  const target = running.targets.find((t) => t.name === 'API obs on')!;
+  const targetName = process.env.BENCH_PROFILE_TARGET ?? 'API obs on';
+  const target = running.targets.find((t) => t.name === targetName);
+  if (!target) throw new Error(`BENCH_PROFILE_TARGET: one of ${running.targets.map((t) => t.name).join(', ')}`);
   const seconds = Number(process.env.BENCH_PROFILE_SECONDS ?? 20);
   await load(target, request, 2);
   const clockUs = await new Promise<number>((resolve) => {
@@ -268,7 +271,7 @@ async function profileRequest(): Promise<void> {
   const result = await load(target, request, seconds);
   await running.stop();
   const file = mainThreadProfile(profileDir);
-  process.stdout.write(`${name}, ${engine}, observability on, ${CONNECTIONS} connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${file} (the load's samples only)\n`);
+  process.stdout.write(`${name}, ${engine}, ${targetName}, ${CONNECTIONS} connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${file} (the load's samples only)\n`);
   process.stdout.write(summariseProfile(file, { fromUs: clockUs }));
 }
 
