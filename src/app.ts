@@ -10,6 +10,7 @@ import type { OpenApiDocument } from './http/openapi-document.js';
 import { createOpenApiValidator } from './http/openapi-validator.js';
 import type { OperationRoute } from './http/operation-table.js';
 import { ownResponse, type OperationEntry } from './http/operations.js';
+import { parseQuery } from './http/query-parser.js';
 import { createRoutes } from './http/routes.js';
 import { errors } from './platform/errors.js';
 
@@ -51,9 +52,10 @@ export function createApp(parts: AppParts): Express {
   app.set('etag', false);
   Object.defineProperty(app.request, 'fresh', { configurable: true, get: () => false });
   app.set('trust proxy', config.TRUST_PROXY);
-  // Node's own parser: no query parameter of the document is an object or an array (a test holds
-  // the document to that: contract-tests/conformance/edges.test.ts), so qs's nesting would only cost.
-  app.set('query parser', 'simple');
+  // Node's own parser's answers (a plain query taken apart without it, src/http/query-parser.ts): no query
+  // parameter of the document is an object or an array (a test holds the document to that:
+  // contract-tests/conformance/edges.test.ts), so qs's nesting would only cost.
+  app.set('query parser', parseQuery);
 
   const observability = parts.observe === false ? undefined : createObservability(parts);
   const routes = createRoutes({

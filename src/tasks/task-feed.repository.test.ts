@@ -71,4 +71,21 @@ describe.each(engines)('deleteLeavingTombstone and purgeTombstones on %s', (engi
     expect(await mine.tombstones()).toEqual([['kept', 12, NOW]]);
     expect(await other.tombstones()).toEqual([['other', 10, NOW - 2]]);
   });
+
+  it('purges by change number, oldest first, up to the first tombstone it keeps; all of them when none is kept', async () => {
+    const mine = await setUp();
+    // 13's deletion is older than 12's: its instance's clock was behind. It waits for a later purge.
+    await store.db('task_tombstones').insert([
+      { account_id: mine.accountId, change_seq: 11, task_id: 'purged', deleted_at: NOW - 5 },
+      { account_id: mine.accountId, change_seq: 12, task_id: 'kept', deleted_at: NOW },
+      { account_id: mine.accountId, change_seq: 13, task_id: 'later', deleted_at: NOW - 1 },
+    ]);
+    expect(await purgeTombstones(store.db, mine.accountId, NOW)).toBe(1);
+    expect(await mine.tombstones()).toEqual([
+      ['kept', 12, NOW],
+      ['later', 13, NOW - 1],
+    ]);
+    expect(await purgeTombstones(store.db, mine.accountId, NOW + 1)).toBe(2);
+    expect(await mine.tombstones()).toEqual([]);
+  });
 });

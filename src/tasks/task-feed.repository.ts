@@ -55,9 +55,15 @@ export async function lastChangeNumber(db: Knex, accountId: string): Promise<num
   return row === undefined ? undefined : Number(row.task_change_seq);
 }
 
-/** Forgets the account's tombstones of deletions before `before` (epoch ms). */
+/**
+ * Forgets the account's oldest tombstones, by change number, up to the first of a deletion at or after
+ * `before` (epoch ms): what it reads is what it deletes and one row more, on the primary key (no index
+ * on deleted_at for every DELETE to write: src/platform/migrations/012-tombstones-without-age-index.ts).
+ * A deletion numbered after that first one is older only by a clock's difference between instances;
+ * it goes at a later purge.
+ */
 export async function purgeTombstones(db: Knex, accountId: string, before: number): Promise<number> {
-  return purgeBefore.run(db, [accountId, before]);
+  return purgeBefore.run(db, [accountId, accountId, before, Number.MAX_SAFE_INTEGER]);
 }
 
 type DeletionParams = [taskId: string, accountId: string, changeNumber: number, deletedAt: number, ...versions: number[]];
@@ -98,8 +104,12 @@ const insertTombstone = compiledQuery<[accountId: string, changeNumber: number, 
   db('task_tombstones').insert({ account_id: $(0), change_seq: $(1), task_id: $(2), deleted_at: $(3) }),
 );
 
-const purgeBefore = compiledQuery<[accountId: string, before: number], never>((db, $) =>
-  db('task_tombstones').where('account_id', $(0)).andWhere('deleted_at', '<', $(1)).delete(),
+const purgeBefore = compiledQuery<[accountId: string, sameAccountId: string, before: number, noneKept: number], never>((db, $) =>
+  db.raw(
+    `delete from task_tombstones where account_id = ? and change_seq < coalesce(
+       (select change_seq from task_tombstones where account_id = ? and deleted_at >= ? order by change_seq limit 1), ?)`,
+    [$(0), $(1), $(2), $(3)],
+  ),
 );
 
 type FeedParams = [accountId: string, after: number, limit: number];

@@ -8,6 +8,7 @@ import * as oauthResource from './008-oauth-resource.js';
 import * as taskChanges from './009-task-changes.js';
 import * as webhooks from './010-webhooks.js';
 import * as tombstonesKeyed from './011-tombstones-keyed.js';
+import * as tombstonesWithoutAgeIndex from './012-tombstones-without-age-index.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -21,6 +22,7 @@ const all: Record<string, Migration> = {
   '009-task-changes': taskChanges,
   '010-webhooks': webhooks,
   '011-tombstones-keyed': tombstonesKeyed,
+  '012-tombstones-without-age-index': tombstonesWithoutAgeIndex,
 };
 
 /** Migrations compiled in, so they run the same from src/ under tsx and from dist/. */

@@ -1,0 +1,37 @@
+import { parse, type ParsedUrlQuery } from 'node:querystring';
+
+/**
+ * Express's `req.query`: Node's querystring.parse (Express's 'simple' parser), its answer built here
+ * for a query it would hand back as it came (no `%` or `+` to decode, no name twice, fewer pairs than
+ * its limit of 1000), and by it for any other. querystring.parse took 0.6 µs of an empty poll of the
+ * change feed, `?cursor=...`, most of what that poll cost over `GET /me` (docs/benchmarks.md#change-feed).
+ */
+export function parseQuery(text: string | null | undefined): ParsedUrlQuery {
+  if (typeof text !== 'string' || text.length >= FEWER_PAIRS_THAN_THE_LIMIT || ENCODED.test(text)) return parse(text ?? '');
+  const query = new ParsedQuery();
+  for (let start = 0; start < text.length; ) {
+    const ampersand = text.indexOf('&', start);
+    const end = ampersand < 0 ? text.length : ampersand;
+    if (end > start) {
+      const equals = text.indexOf('=', start);
+      const hasValue = equals >= 0 && equals < end;
+      const name = text.slice(start, hasValue ? equals : end);
+      if (name in query) return parse(text);
+      query[name] = hasValue ? text.slice(equals + 1, end) : '';
+    }
+    start = end + 1;
+  }
+  return query;
+}
+
+/** A query shorter than this holds at most 1000 pairs, querystring.parse's maxKeys. */
+const FEWER_PAIRS_THAN_THE_LIMIT = 1000;
+const ENCODED = /[%+]/;
+
+/**
+ * No inherited names, as in querystring.parse's answer (`{ __proto__: null }`): `__proto__` or
+ * `constructor` is a name like any other. V8 keeps an object made by a constructor in fast mode; a
+ * null-prototype literal is a dictionary, and a name added to one cost as much as the whole parse.
+ */
+const ParsedQuery = function ParsedQuery() {} as unknown as new () => Record<string, string>;
+ParsedQuery.prototype = Object.create(null) as Record<string, string>;
