@@ -5,11 +5,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import knexFactory from 'knex';
 import { loadConfig, type Config } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
+import { projectRoot } from '../src/platform/paths.js';
 import { createService, type Service } from '../src/wiring.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -136,4 +139,21 @@ export async function interleaved<T, R>(targets: readonly T[], rounds: number, m
 /** Fixed-width table rows: the first cell left-aligned, the others right-aligned. */
 export function tableLine(cells: readonly string[], first = 30, width = 14): string {
   return `${cells[0]!.padEnd(first)}${cells.slice(1).map((cell) => cell.padStart(width)).join('')}\n`;
+}
+
+let compiledOnce = false;
+
+/**
+ * A bench module compiled by tsc, as the service ships (`npm start` runs what `npm run build` made in
+ * dist/): a server process started from it measures the service's own code, where under tsx esbuild
+ * wraps every function it makes in a `__name` call, a cost on each closure made per request that
+ * production does not pay. Compiles src/ and bench/ (tsconfig.bench.json) once per run; answers the
+ * compiled file of `moduleUrl` (a bench's `import.meta.url`).
+ */
+export function compiledModule(moduleUrl: string): string {
+  if (!compiledOnce) {
+    execFileSync(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.bench.json'], { cwd: projectRoot, stdio: 'inherit' });
+    compiledOnce = true;
+  }
+  return join(projectRoot, 'dist', relative(projectRoot, fileURLToPath(moduleUrl))).replace(/\.ts$/, '.js');
 }

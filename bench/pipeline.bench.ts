@@ -20,6 +20,7 @@ import { createService, type Service } from '../src/wiring.js';
 import { startExpressFloor, startNodeFloor, type Floor } from './floors.js';
 import {
   BENCH_JWT_SECRET,
+  compiledModule,
   createDatabase,
   formatSpread,
   interleaved,
@@ -161,8 +162,8 @@ async function start(engine: Engine, nodeOptions: string[] = []): Promise<Runnin
   const databases: Database[] = [];
   for (let i = 0; i < TARGETS.length; i++) databases.push(await createDatabase(engine));
   const log = openSync(join(dir, 'server.log'), 'a');
-  const entry = process.env.BENCH_TSX_SERVER ? ['--import', 'tsx', new URL(import.meta.url).pathname] : [new URL(import.meta.url).pathname.replace('/bench/', '/dist/bench/').replace(/\.ts$/, '.js')];
-  const child = spawn(process.execPath, [...nodeOptions, ...entry, '--serve'], {
+  // The app and the floors as they ship: compiled by tsc, not under tsx (bench/harness.ts).
+  const child = spawn(process.execPath, [...nodeOptions, compiledModule(import.meta.url), '--serve'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
