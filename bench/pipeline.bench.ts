@@ -167,7 +167,7 @@ async function start(engine: Engine, nodeOptions: string[] = []): Promise<Runnin
     env: {
       ...process.env,
       NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
       JWT_SECRET: BENCH_JWT_SECRET,
       JWT_ACCESS_EXPIRES: '86400',
       CONNECTOR_SECRET_KEY: '0'.repeat(64),

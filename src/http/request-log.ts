@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../platform/logger.js';
+import { accessLineWriter } from './access-line.js';
 import type { OperationRoute } from './operation-table.js';
 import { callerIn } from './request-state.js';
 
@@ -38,17 +39,19 @@ export interface FinishedRequest {
  * access line run through the redaction paths, cost more than the whole observability budget
  * (5% of an authenticated GET /tasks; bench/operations.bench.ts). Here a request's child logger is
  * made only when something logs for it, and the access line skips redaction because it is built
- * from named fields only: never a header, the URL with its query, a body, a token or a password.
+ * from named fields only: never a header, the URL with its query, a body, a token or a password
+ * (src/http/access-line.ts writes it in pino's layout).
  */
 export function requestLog(logger: Logger, onFinished: (request: FinishedRequest) => void): RequestHandler {
-  const accessLog = logger.child({}, { redact: [] });
+  const writeAccessLine = accessLineWriter(logger);
   const logFinished = (res: Response): void => {
     const { req } = res;
     const seconds = (performance.now() - res.locals.receivedAt!) / 1000;
     const route = res.locals.route;
     const caller = callerIn(res.locals.identity);
-    const line = {
-      requestId: req.id,
+    // Probes too (docs/production.md: one line per request); LOG_LEVEL=warn keeps only the 5xx lines.
+    writeAccessLine(res.statusCode >= 500 ? 'error' : 'info', {
+      requestId: req.id!,
       method: req.method,
       route: route?.path ?? null,
       operationId: route?.operationId ?? null,
@@ -57,10 +60,7 @@ export function requestLog(logger: Logger, onFinished: (request: FinishedRequest
       accountId: caller?.accountId ?? null,
       clientId: caller?.clientId ?? null,
       aborted: res.writableFinished ? undefined : true,
-    };
-    // Probes too (docs/production.md: one line per request); LOG_LEVEL=warn keeps only the 5xx lines.
-    if (res.statusCode >= 500) accessLog.error(line, 'request');
-    else accessLog.info(line, 'request');
+    });
     onFinished({ req, res, route, seconds });
   };
   // One listener for every response (a closure per request was most of this step's allocation).

@@ -1,0 +1,56 @@
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { accessLineWriter, type AccessLine } from './access-line.js';
+
+// The access line is written without pino's general path: it must be the very line pino writes for
+// `logger.info(line, 'request')`, bindings, level, key order and escapes included.
+describe('accessLineWriter', () => {
+  const capture = (level = 'info', options: pino.LoggerOptions = {}) => {
+    const lines: string[] = [];
+    const logger = pino({ level, ...options }, { write: (text: string) => void lines.push(text) });
+    return { logger, lines };
+  };
+  // pino's time is its own clock read: lines written a moment apart differ there only.
+  const withoutTime = (text: string) => text.replace(/,"time":\d+/, ',"time":0');
+
+  const lines: AccessLine[] = [
+    { requestId: 'req-1', method: 'GET', route: '/me', operationId: 'getMe', status: 200, durationMs: 0.123, accountId: 'a1', clientId: 'web' },
+    { requestId: 'x"y\\z', method: 'POST', route: null, operationId: null, status: 404, durationMs: 12, accountId: null, clientId: null },
+    { requestId: 'r', method: 'DELETE', route: '/tasks/{taskId}', operationId: 'deleteTask', status: 204, durationMs: 1.5, accountId: 'ü\u2028', clientId: 'app "quoted"', aborted: true },
+  ];
+
+  it.each(lines)('writes what pino writes for the same fields (%#)', (line) => {
+    const ours = capture();
+    const theirs = capture();
+    accessLineWriter(ours.logger)('info', line);
+    theirs.logger.info({ ...line }, 'request');
+    expect(ours.lines).toHaveLength(1);
+    expect(withoutTime(ours.lines[0]!)).toBe(withoutTime(theirs.lines[0]!));
+    expect(JSON.parse(ours.lines[0]!)).toMatchObject({ level: 30, msg: 'request', ...line });
+  });
+
+  it('a lone surrogate is escaped, so the line still reads back as written (pino writes it raw, and its UTF-8 loses it)', () => {
+    const { logger, lines: written } = capture();
+    accessLineWriter(logger)('info', { ...lines[0]!, clientId: 'half \ud800' });
+    expect(written[0]).toContain('"clientId":"half \\ud800"');
+    expect(JSON.parse(written[0]!).clientId).toBe('half \ud800');
+  });
+
+  it('an error line at level 50, with the bindings of a child logger and another message key', () => {
+    const ours = capture('info', { messageKey: 'message' });
+    const theirs = capture('info', { messageKey: 'message' });
+    accessLineWriter(ours.logger.child({ instance: 'i-1' }))('error', lines[0]!);
+    theirs.logger.child({ instance: 'i-1' }).error({ ...lines[0] }, 'request');
+    expect(withoutTime(ours.lines[0]!)).toBe(withoutTime(theirs.lines[0]!));
+    expect(JSON.parse(ours.lines[0]!)).toMatchObject({ level: 50, instance: 'i-1', message: 'request' });
+  });
+
+  it('keeps to the logger level: at warn only the error lines are written', () => {
+    const { logger, lines: written } = capture('warn');
+    const write = accessLineWriter(logger);
+    write('info', lines[0]!);
+    expect(written).toEqual([]);
+    write('error', lines[1]!);
+    expect(written).toHaveLength(1);
+  });
+});

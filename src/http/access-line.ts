@@ -1,0 +1,49 @@
+import { pino, type Logger } from 'pino';
+
+/** What the access line of a request says (src/http/request-log.ts): named fields only. */
+export interface AccessLine {
+  requestId: string;
+  method: string;
+  route: string | null;
+  operationId: string | null;
+  status: number;
+  durationMs: number;
+  accountId: string | null;
+  clientId: string | null;
+  /** True when the client went away before the response was written whole; else left out. */
+  aborted?: true;
+}
+
+const { lsCacheSym, timeSym, chindingsSym, endSym, streamSym, messageKeySym } = pino.symbols;
+
+/**
+ * Writes access lines to the logger's destination in pino's own layout, built from pino's own pieces
+ * (its level and time prefixes, the logger's bindings, its message key and end of line), so a line
+ * reads as if `logger.info(line, 'request')` had written it. pino's general path (a loop over the
+ * fields with a serializer and a stringifier looked up for each) was about half of what observability
+ * cost a `GET /me` (bench/pipeline.bench.ts --profile, docs/benchmarks.md#pipeline); these fields are
+ * named and ours, so nothing of that applies. `src/http/access-line.test.ts` holds the two to the same line.
+ */
+export function accessLineWriter(logger: Logger): (level: 'info' | 'error', line: AccessLine) => void {
+  const internals = logger as unknown as Record<symbol, unknown>;
+  const message = `,${JSON.stringify(internals[messageKeySym])}:"request"`;
+  return (level, line) => {
+    if (!logger.isLevelEnabled(level)) return;
+    const prefixes = internals[lsCacheSym] as Record<number, string>;
+    const time = (internals[timeSym] as () => string)();
+    const text =
+      prefixes[logger.levels.values[level]!] +
+      time +
+      (internals[chindingsSym] as string) +
+      `,"requestId":${JSON.stringify(line.requestId)},"method":${JSON.stringify(line.method)}` +
+      `,"route":${stringOrNull(line.route)},"operationId":${stringOrNull(line.operationId)}` +
+      `,"status":${line.status},"durationMs":${line.durationMs}` +
+      `,"accountId":${stringOrNull(line.accountId)},"clientId":${stringOrNull(line.clientId)}` +
+      (line.aborted ? ',"aborted":true' : '') +
+      message +
+      (internals[endSym] as string);
+    (internals[streamSym] as { write: (text: string) => void }).write(text);
+  };
+}
+
+const stringOrNull = (value: string | null) => (value === null ? 'null' : JSON.stringify(value));
