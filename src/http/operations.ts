@@ -147,10 +147,11 @@ const viaExpress = (res: Response, body: unknown) => void res.json(body);
 function directly(res: Response, body: unknown): void {
   // A 204 or 304 has no body, and an answer that names its own type keeps it, as Express has them.
   if (res.statusCode === 204 || res.statusCode === 304 || res.hasHeader('Content-Type')) return viaExpress(res, body);
-  const text = JSON.stringify(body);
+  // Encoded once: a string would be measured, then joined to the head and encoded (a page of 100 is 40 kB).
+  const bytes = Buffer.from(JSON.stringify(body));
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
+  res.setHeader('Content-Length', bytes.length);
+  res.end(bytes);
 }
 
 /** What express-openapi-validator sets on a request it matched to an operation of the document. */

@@ -54,6 +54,63 @@ describe.each(engines)('compiled queries on %s', (engine) => {
     expect((await accountById.first(db, [id]))?.task_count).toBe(0);
   });
 
+  it('on PostgreSQL, a statement is described once per connection; its later runs give the same rows, numbers as numbers', async ({ skip }) => {
+    const { db } = store;
+    if (!isPostgres(db)) return skip();
+    const id = await insertAccount(db, 7);
+    const withTime = compiledQuery<[string], { id: string; task_count: number; created_at: number; nothing: null }>((knex, $) =>
+      knex('accounts').select('id', 'task_count', 'created_at', knex.raw('null as nothing')).where('id', $(0)),
+    );
+    await db.transaction(async (trx) => {
+      const connection = await trx.client.acquireConnection();
+      const describe = connection.connection.describe.bind(connection.connection);
+      let described = 0;
+      connection.connection.describe = (message: unknown) => {
+        described++;
+        describe(message);
+      };
+      try {
+        const expected = await trx('accounts').select('id', 'task_count', 'created_at', trx.raw('null as nothing')).where('id', id).first();
+        expect(typeof expected.created_at).toBe('number');
+        for (let i = 0; i < 3; i++) expect(await withTime.first(trx, [id])).toEqual(expected);
+        for (let i = 0; i < 2; i++) expect(await takePlace.run(trx, [id, 100])).toBe(1);
+      } finally {
+        connection.connection.describe = describe;
+      }
+      expect(described).toBe(2);
+    });
+  });
+
+  it('a statement the database refuses rejects with its error, and the connection goes on serving', async () => {
+    const { db } = store;
+    const id = await insertAccount(db, 0);
+    const other = await insertAccount(db, 0);
+    await db.transaction(async (trx) => {
+      // The same e-mail twice: the unique index refuses it, on the first run and on a later one.
+      for (let i = 0; i < 2; i++) {
+        await expect(renameReturning.all(trx, [other, `${id}@example.com`])).rejects.toMatchObject({ code: expect.stringMatching(/^(23505|SQLITE_CONSTRAINT_UNIQUE)$/) });
+        if (isPostgres(trx)) await trx.raw('rollback');
+        if (isPostgres(trx)) await trx.raw('begin');
+      }
+      expect(await accountById.first(trx, [id])).toMatchObject({ id, task_count: 0 });
+    });
+  });
+
+  it('on PostgreSQL, a value pg cannot send rejects the run, and the connection goes on serving', async ({ skip }) => {
+    const { db } = store;
+    if (!isPostgres(db)) return skip();
+    const id = await insertAccount(db, 0);
+    const unsendable = {
+      toPostgres: () => {
+        throw new Error('cannot send this');
+      },
+    };
+    await db.transaction(async (trx) => {
+      await expect(accountById.first(trx, [unsendable as never])).rejects.toThrow('cannot send this');
+      expect(await accountById.first(trx, [id])).toMatchObject({ id });
+    });
+  });
+
   it('prepares a statement once per connection, however often it runs', async () => {
     const { db } = store;
     const id = await insertAccount(db, 0);
