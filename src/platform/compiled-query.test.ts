@@ -111,6 +111,14 @@ describe.each(engines)('compiled queries on %s', (engine) => {
     });
   });
 
+  it('a LIMIT given at each run (on SQLite written so its planner does not read it) takes that many rows each time', async () => {
+    const { db } = store;
+    for (let i = 0; i < 4; i++) await insertAccount(db, 50 + i);
+    const counts = [];
+    for (const limit of [1, 3, 2, 4]) counts.push((await accountsByCountAbove.all(db, [49, limit])).length);
+    expect(counts).toEqual([1, 3, 2, 4]);
+  });
+
   it('prepares a statement once per connection, however often it runs', async () => {
     const { db } = store;
     const id = await insertAccount(db, 0);

@@ -94,13 +94,23 @@ function dialectOf(db: Knex): Dialect {
 function compile(native: { sql: string; bindings: readonly unknown[] }, dialect: Dialect): Compiled {
   const slots = native.bindings.map((binding) => ({ index: placeholderIndex(binding), constant: binding }));
   const toDriver = dialect === 'better-sqlite3' ? toSqliteValue : (value: unknown) => value;
+  const sql = dialect === 'better-sqlite3' ? limitNotPlanned(native.sql) : native.sql;
   return {
     dialect,
-    sql: native.sql,
-    name: `cq_${createHash('sha256').update(native.sql).digest('hex').slice(0, 24)}`,
+    sql,
+    name: `cq_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`,
     values: (params) => slots.map((slot) => toDriver(slot.index === undefined ? slot.constant : params[slot.index])),
   };
 }
+
+/**
+ * SQLite's planner reads the value bound to a bare `LIMIT ?` or `OFFSET ?`, and so marks the statement
+ * to be prepared again whenever that value is bound, which is every run: a primary-key read with
+ * knex's `limit ?` cost twice the same read with `limit 1` (3.1 → 6.5 µs), a page of 10 tasks 16 → 25 µs
+ * (SQLite 3.53). As an expression, `(? + 0)`, the value is not read by the planner (our statements'
+ * plans do not depend on it) and the statement stays prepared.
+ */
+const limitNotPlanned = (sql: string) => sql.replace(/ (limit|offset) \?/g, ' $1 (? + 0)');
 
 /** What knex's better-sqlite3 dialect does to a binding: the driver takes neither booleans nor dates. */
 function toSqliteValue(value: unknown): unknown {
