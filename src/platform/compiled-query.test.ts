@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMigratedDb, engines, insertAccount, type MigratedDb } from '../test-support/databases.js';
 import { compiledQuery } from './compiled-query.js';
 import { isPostgres } from './db.js';
+import { transaction } from './transaction.js';
 
 const accountById = compiledQuery<[string], { id: string; email: string; task_count: number }>((db, $) =>
   db('accounts').select('id', 'email', 'task_count').where('id', $(0)),
@@ -117,6 +118,23 @@ describe.each(engines)('compiled queries on %s', (engine) => {
     const counts = [];
     for (const limit of [1, 3, 2, 4]) counts.push((await accountsByCountAbove.all(db, [49, limit])).length);
     expect(counts).toEqual([1, 3, 2, 4]);
+  });
+
+  it('a statement outside a transaction never runs inside one that holds the connection: it sees no write that is then rolled back', async () => {
+    const { db } = store;
+    const id = await insertAccount(db, 0);
+    let seen: Promise<{ task_count: number } | undefined> | undefined;
+    await expect(
+      transaction(db, async (trx) => {
+        expect(await takePlace.run(trx, [id, 100])).toBe(1);
+        // SQLite: the pool's one connection is held by the transaction, so this read waits for it.
+        seen = accountById.first(db, [id]);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error('undone');
+      }),
+    ).rejects.toThrow('undone');
+    expect((await seen)?.task_count).toBe(0);
+    expect((await accountById.first(db, [id]))?.task_count).toBe(0);
   });
 
   it('prepares a statement once per connection, however often it runs', async () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
 import pg from 'pg';
+import { idleSqliteConnection } from './db.js';
 import { Transaction } from './transaction.js';
 
 /**
@@ -52,6 +53,8 @@ export function compiledQuery<Params extends readonly unknown[], Row = Record<st
     }
     const query = compiledFor(db);
     const values = query.values(params);
+    const idle = query.dialect === 'better-sqlite3' ? idleSqliteConnection(db) : undefined;
+    if (idle !== undefined) return runOnSqlite(idle as SqliteConnection, query, values, mode);
     const connection = await db.client.acquireConnection();
     try {
       return await runOn(connection, query, values, mode);
