@@ -98,6 +98,8 @@ function recordingNothing(): TaskChangeRecorder {
     // A create on PostgreSQL stays one statement, without the listener's step.
     createsInOneStatement: isPostgres,
     created: async (db, row, maxTasks) => (await insertTaskWithinCap(db, row, maxTasks))?.row,
+    // On SQLite the create at once, as a recorder without a listener makes it.
+    createdAtOnce: createTaskChangeRecorder().createdAtOnce,
     upserted: async () => undefined,
     deleted: async (trx, { accountId, taskId }) => (await deleteTask.run(trx, [taskId, accountId])) === 1,
   };

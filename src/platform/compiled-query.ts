@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { idleSqliteConnection } from './db.js';
-import { Transaction } from './transaction.js';
+import { idleSqliteConnection, Transaction } from './transaction.js';
 
 /**
  * A query shape written once with knex, compiled to SQL once per engine and prepared once per
@@ -25,6 +24,11 @@ export interface CompiledQuery<Params extends readonly unknown[], Row> {
   first: (db: Queryable, params: Params) => Promise<Row | undefined>;
   /** Runs a statement for its effect: the number of rows it changed (or returned, with RETURNING). */
   run: (db: Queryable, params: Params) => Promise<number>;
+  /** SQLite only: the same, synchronously, in a transaction `atOnce` runs (src/platform/transaction.ts). */
+  now: {
+    first: (trx: Transaction, params: Params) => Row | undefined;
+    run: (trx: Transaction, params: Params) => number;
+  };
 }
 
 /** What a compiled query runs on: the database, a knex transaction, or a transaction of ours. */
@@ -62,7 +66,16 @@ export function compiledQuery<Params extends readonly unknown[], Row = Record<st
       await db.client.releaseConnection(connection);
     }
   };
+  const executeNow = (trx: Transaction, params: readonly unknown[], mode: Mode): unknown => {
+    const query = compiledFor(trx.db);
+    if (query.dialect !== 'better-sqlite3') throw new Error('compiledQuery: only SQLite runs a statement synchronously');
+    return runOnSqlite(trx.connection as SqliteConnection, query, query.values(params), mode);
+  };
   return {
+    now: {
+      first: (trx, params) => executeNow(trx, params, 'first') as Row | undefined,
+      run: (trx, params) => executeNow(trx, params, 'run') as number,
+    },
     all: (db, params) => execute(db, params, 'all') as Promise<Row[]>,
     first: (db, params) => execute(db, params, 'first') as Promise<Row | undefined>,
     run: (db, params) => execute(db, params, 'run') as Promise<number>,

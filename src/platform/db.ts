@@ -4,7 +4,7 @@ import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { migrations } from './migrations/index.js';
-import { databaseOf, type Transaction } from './transaction.js';
+import { databaseOf, sqliteConnectionMade, type Transaction } from './transaction.js';
 
 export type Db = Knex;
 
@@ -31,29 +31,12 @@ export function createDb(database: Config['database']): Db {
         conn.pragma('busy_timeout = 5000');
         conn.pragma('foreign_keys = ON');
         conn.pragma('synchronous = NORMAL');
-        sqliteConnections.set(db, conn);
+        sqliteConnectionMade(db, conn);
         done(null, conn);
       },
     },
   });
   return db;
-}
-
-/** Each SQLite database's one connection, as its pool last made it. */
-const sqliteConnections = new WeakMap<Knex, unknown>();
-
-/**
- * SQLite's one connection while the pool holds it free and nothing waits for it; else undefined (and
- * always on PostgreSQL). A statement run on it at once, start to end without awaiting, cannot meet
- * anyone else's use of it: better-sqlite3 runs in the calling thread, and a transaction holds the
- * connection out of the pool. A read so skips its turn through knex's and tarn's acquire, which cost
- * more than the 3 µs read itself (src/platform/compiled-query.ts, docs/benchmarks.md#pipeline).
- */
-export function idleSqliteConnection(db: Knex): unknown {
-  const connection = sqliteConnections.get(db);
-  if (connection === undefined) return undefined;
-  const pool = db.client.pool as { numFree(): number; numPendingAcquires(): number; numPendingCreates(): number } | undefined;
-  return pool !== undefined && pool.numFree() === 1 && pool.numPendingAcquires() === 0 && pool.numPendingCreates() === 0 ? connection : undefined;
 }
 
 export async function migrate(db: Db): Promise<void> {

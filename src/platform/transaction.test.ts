@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMigratedDb, engines, insertAccount, type MigratedDb } from '../test-support/databases.js';
 import { compiledQuery } from './compiled-query.js';
 import { createDb, isPostgres, type Db } from './db.js';
-import { afterCommit, transaction, type Transaction } from './transaction.js';
+import { afterCommit, atOnce, transaction, type Transaction } from './transaction.js';
 
 const countOf = compiledQuery<[string], { task_count: number }>((db, $) => db('accounts').select('task_count').where('id', $(0)));
 const setCount = compiledQuery<[string, number], never>((db, $) => db('accounts').where('id', $(0)).update({ task_count: $(1) }));
@@ -268,6 +268,68 @@ describe.each(engines)('transaction on %s', (engine) => {
     const pids = await Promise.all(Array.from({ length: 3 }, () => transaction(db, async (trx) => (await backendPid.first(trx, []))!.pid)));
     expect(pids).not.toContain(stuckPid);
     expect(await count(id)).toBe(0);
+  });
+});
+
+describe.each(engines)('atOnce on %s', (engine) => {
+  let store: MigratedDb;
+  let db: Db;
+  beforeAll(async () => {
+    store = await createMigratedDb(engine);
+    db = store.db;
+  });
+  afterAll(() => store.drop());
+
+  const count = async (id: string) => (await countOf.first(db, [id]))?.task_count;
+
+  it('SQLite: runs the work as a transaction of its own, commits, then runs the after-commit hooks; PostgreSQL: runs nothing', async () => {
+    const id = await insertAccount(db, 0);
+    const events: string[] = [];
+    const done = atOnce(db, (trx) => {
+      setCount.now.run(trx, [id, 3]);
+      const { connection } = trx;
+      trx.afterCommit(() => events.push(`committed, in a transaction: ${String(inTransactionNow(connection))}`));
+      events.push('worked');
+      return countOf.now.first(trx, [id])?.task_count;
+    });
+    if (isPostgres(db)) {
+      expect(done).toBeUndefined();
+      expect(events).toEqual([]);
+      expect(await count(id)).toBe(0);
+      return;
+    }
+    expect(done).toEqual({ result: 3 });
+    expect(events).toEqual(['worked', 'committed, in a transaction: false']);
+    expect(await count(id)).toBe(3);
+  });
+
+  it('SQLite: a throw rolls back everything the work wrote, runs no hook, and goes on', async ({ skip }) => {
+    if (isPostgres(db)) return skip();
+    const id = await insertAccount(db, 0);
+    let hooked = false;
+    expect(() =>
+      atOnce(db, (trx) => {
+        setCount.now.run(trx, [id, 7]);
+        trx.afterCommit(() => (hooked = true));
+        throw new Error('undone');
+      }),
+    ).toThrow('undone');
+    expect(hooked).toBe(false);
+    expect(await count(id)).toBe(0);
+    // The connection is back as it was: the next transaction runs.
+    expect(atOnce(db, (trx) => setCount.now.run(trx, [id, 1]))).toEqual({ result: 1 });
+  });
+
+  it('SQLite: while a transaction holds the one connection, runs nothing and answers undefined', async ({ skip }) => {
+    if (isPostgres(db)) return skip();
+    const id = await insertAccount(db, 0);
+    await transaction(db, async (trx) => {
+      await setCount.run(trx, [id, 2]);
+      let ran = false;
+      expect(atOnce(db, () => (ran = true))).toBeUndefined();
+      expect(ran).toBe(false);
+    });
+    expect(await count(id)).toBe(2);
   });
 });
 

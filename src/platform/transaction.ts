@@ -60,6 +60,29 @@ export class Transaction {
     }
   }
 
+  /** @internal atOnce(): the same as `run`, synchronously, on SQLite. */
+  runNow<T>(work: (trx: Transaction) => T): T {
+    const { connection } = this.held;
+    try {
+      sqliteControl.begin(connection);
+      const result = work(this);
+      this.state = 'ended';
+      if (this.held.broken !== undefined) throw this.held.broken;
+      sqliteControl.commit(connection);
+      runAll(this.committed);
+      return result;
+    } catch (error) {
+      this.state = 'ended';
+      try {
+        sqliteControl.rollback(connection);
+      } catch (failure) {
+        this.held.broken ??= failure;
+        markDisposed(connection, failure);
+      }
+      throw error;
+    }
+  }
+
   /** @internal transaction(): a savepoint in this transaction; a throw inside undoes the savepoint's work only. */
   async nest<T>(work: (trx: Transaction) => Promise<T>): Promise<T> {
     const connection = this.connection;
@@ -141,6 +164,41 @@ export function afterCommit(db: Knex | Transaction, callback: () => void): void 
   else callback();
 }
 
+/** Each SQLite database's one connection, as its pool last made it (src/platform/db.ts). */
+const sqliteConnections = new WeakMap<Knex, unknown>();
+
+/** @internal createDb: the pool made the SQLite database's one connection. */
+export function sqliteConnectionMade(db: Knex, connection: unknown): void {
+  sqliteConnections.set(db, connection);
+}
+
+/**
+ * SQLite's one connection while the pool holds it free and nothing waits for it; else undefined (and
+ * always on PostgreSQL). A statement run on it at once, start to end without awaiting, cannot meet
+ * anyone else's use of it: better-sqlite3 runs in the calling thread, and a transaction holds the
+ * connection out of the pool. A read so skips its turn through knex's and tarn's acquire, which cost
+ * more than the 3 µs read itself (src/platform/compiled-query.ts, docs/benchmarks.md#pipeline).
+ */
+export function idleSqliteConnection(db: Knex): unknown {
+  const connection = sqliteConnections.get(db);
+  if (connection === undefined) return undefined;
+  const pool = db.client.pool as { numFree(): number; numPendingAcquires(): number; numPendingCreates(): number } | undefined;
+  return pool !== undefined && pool.numFree() === 1 && pool.numPendingAcquires() === 0 && pool.numPendingCreates() === 0 ? connection : undefined;
+}
+
+/**
+ * SQLite: `work` as a transaction run at once, on the pool's one connection while it is idle: BEGIN
+ * IMMEDIATE, the work's statements one after another (compiled queries' `now`), COMMIT, without
+ * yielding, so that nothing else can run on the connection in between and it needs no turn through the
+ * pool. Answers `{ result }`; undefined, having run nothing, when the connection is not idle or the
+ * database is PostgreSQL (the caller then takes `transaction()`).
+ */
+export function atOnce<T>(db: Knex, work: (trx: Transaction) => T): { result: T } | undefined {
+  const connection = idleSqliteConnection(db);
+  if (connection === undefined) return undefined;
+  return { result: new Transaction(db, { connection, control: sqliteControl }).runNow(work) };
+}
+
 /** The database of a handle: what a statement run on it is compiled for. */
 export const databaseOf = (db: Knex | Transaction): Knex => (db instanceof Transaction ? db.db : db);
 
@@ -209,7 +267,7 @@ function runOnSqlite(connection: SqliteConnection, sql: string): void {
   statement.run();
 }
 
-const sqliteControl: Control = {
+const sqliteControl = {
   // IMMEDIATE: the write lock at BEGIN, waiting out another process's writer (busy_timeout, src/platform/db.ts).
   // knex's plain BEGIN takes it at the first write, and a transaction that read before it writes fails at
   // once with SQLITE_BUSY when another process (a second instance on the same file) wrote in between.
@@ -225,7 +283,7 @@ const sqliteControl: Control = {
     runOnSqlite(connection as SqliteConnection, `ROLLBACK TO ${name}`);
     runOnSqlite(connection as SqliteConnection, `RELEASE ${name}`);
   },
-};
+} satisfies Control;
 
 interface PgConnection {
   query: (text: string) => Promise<{ command: string }>;

@@ -1,12 +1,14 @@
 import type { components } from '../../generated/api.js';
-import { compiledQuery, type Queryable } from '../platform/compiled-query.js';
+import type { Knex } from 'knex';
+import { compiledQuery, type CompiledQuery, type Queryable } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
-import { afterCommit, type AnyTransaction, type Transaction } from '../platform/transaction.js';
+import { afterCommit, atOnce, type AnyTransaction, type Transaction } from '../platform/transaction.js';
 import { toIso } from '../platform/time.js';
 import { deleteLeavingTombstone, type TaskDeletion } from './task-feed.repository.js';
 import { toTask } from './tasks.presenter.js';
 import { changeNumbersTaken, firstNumberTaken } from './change-numbers.js';
-import { insertTaskWithinCap, type NewTaskRow, type StatementStep, type TaskRow } from './tasks.repository.js';
+import { takeTaskPlaceNow } from './task-quota.js';
+import { insertTaskNow, insertTaskWithinCap, type NewTaskRow, type StatementStep, type TaskRow } from './tasks.repository.js';
 
 export type { TaskDeletion } from './task-feed.repository.js';
 
@@ -73,6 +75,13 @@ export interface TaskChangeRecorder {
    * one statement (its own transaction unless `db` is one); undefined at the cap.
    */
   created(db: Queryable, row: NewTaskRow, maxTasks: number): Promise<TaskRow | undefined>;
+  /**
+   * SQLite: the same as a transaction run at once (src/platform/transaction.ts, atOnce), the listener's
+   * step a statement of its own after the insert, when the pool's one connection is idle and the
+   * listener, if any, has a step: `{ row }` (no row at the cap). Undefined, having run nothing,
+   * otherwise: the caller then takes a transaction.
+   */
+  createdAtOnce(db: Knex, row: NewTaskRow, maxTasks: number): { row: TaskRow | undefined } | undefined;
   /** Rows written with their new numbers and versions: created or updated. */
   upserted(trx: AnyTransaction, kind: 'created' | 'updated', rows: readonly TaskRow[]): Promise<void>;
   /**
@@ -95,6 +104,22 @@ export function createTaskChangeRecorder(listener?: TaskChangeListener): TaskCha
 
     createsInOneStatement: (db) => isPostgres(db) && (listener === undefined || listener.step !== undefined),
 
+    createdAtOnce(db, row, maxTasks) {
+      if (isPostgres(db)) return undefined;
+      const step = listener?.step;
+      if (listener !== undefined && step === undefined) return undefined;
+      const done = atOnce(db, (trx) => {
+        const changeNumber = takeTaskPlaceNow(trx, row.account_id, maxTasks);
+        if (changeNumber === undefined) return undefined;
+        const inserted = insertTaskNow(trx, row, changeNumber);
+        if (step && statementOf(step).now.run(trx, step.values({ kind: 'created', accountId: row.account_id, task: toTask(row) })) > 0) {
+          trx.afterCommit(step.committed);
+        }
+        return inserted;
+      });
+      return done && { row: done.result };
+    },
+
     async created(db, row, maxTasks) {
       const step = listener?.step;
       const change: TaskChange | undefined = step && { kind: 'created', accountId: row.account_id, task: toTask(row) };
@@ -116,6 +141,17 @@ export function createTaskChangeRecorder(listener?: TaskChangeListener): TaskCha
       return true;
     },
   };
+}
+
+/** A step as a statement of its own (SQLite, where a statement has no data-modifying WITH), compiled once per step. */
+const stepStatements = new Map<TaskChangeStep['build'], CompiledQuery<readonly unknown[], never>>();
+function statementOf(step: TaskChangeStep): CompiledQuery<readonly unknown[], never> {
+  let statement = stepStatements.get(step.build);
+  if (!statement) {
+    statement = compiledQuery<readonly unknown[], never>((db, $) => step.build(db, $));
+    stepStatements.set(step.build, statement);
+  }
+  return statement;
 }
 
 // Every PATCH takes its number here: compiled and prepared once (src/platform/compiled-query.ts).

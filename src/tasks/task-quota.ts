@@ -16,6 +16,12 @@ export async function takeTaskPlace(trx: Transaction, accountId: string, maxTask
   return row === undefined ? undefined : firstNumberTaken(row, 1);
 }
 
+/** The same, synchronously, in a transaction run at once (src/platform/transaction.ts, atOnce). */
+export function takeTaskPlaceNow(trx: Transaction, accountId: string, maxTasks: number): number | undefined {
+  const row = takePlace.now.first(trx, [accountId, maxTasks]);
+  return row === undefined ? undefined : firstNumberTaken(row, 1);
+}
+
 /**
  * Reserves up to `wanted` places and answers how many it got; the account row stays locked until the
  * transaction ends. The sync's imports only (src/tasks/external-tasks.repository.ts), in knex's transaction.

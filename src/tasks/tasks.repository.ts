@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
 import { compiledQuery, type CompiledQuery, type Placeholder, type Queryable } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
+import type { Transaction } from '../platform/transaction.js';
 import { placeTaken } from './task-quota.js';
 import { changeNumbersTaken } from './change-numbers.js';
 import type { PagePosition } from '../platform/page-cursor.js';
@@ -87,10 +88,20 @@ export async function insertTask(db: Queryable, row: NewTaskRow, changeNumber: n
   return inserted;
 }
 
+/** The same, synchronously, in a transaction run at once (src/platform/transaction.ts, atOnce). */
+export function insertTaskNow(trx: Transaction, row: NewTaskRow, changeNumber: number): TaskRow {
+  const inserted: TaskRow = { ...row, change_seq: changeNumber };
+  insertRow.now.run(trx, COLUMNS.map((column) => inserted[column]));
+  return inserted;
+}
+
 /** A listener's write as a step of the statement that makes a change (src/tasks/task-changes.ts), with its values. */
 export interface StatementStep {
-  /** An INSERT ... SELECT ... RETURNING that writes only when the WITH named `changed` has a row; values `$(0)`, `$(1)`, ... */
-  build: (db: Knex, $: Placeholder, changed: string) => Knex.Raw;
+  /**
+   * An INSERT ... SELECT ... RETURNING that writes only when the WITH named `changed` has a row; without
+   * `changed`, the same insert as a statement of its own. Its values `$(0)`, `$(1)`, ...
+   */
+  build: (db: Knex, $: Placeholder, changed?: string) => Knex.Raw;
   values: readonly unknown[];
 }
 

@@ -47,10 +47,7 @@ export type TasksService = ReturnType<typeof createTasksService>;
 export function createTasksService({ db, maxTasks, changes: recorder, cursors, tombstoneRetentionDays }: TasksServiceDeps) {
   const retentionMs = tombstoneRetentionDays * DAY_MS;
 
-  /**
-   * Inserts the task and takes its place under the cap, or refuses at the cap: one statement where the
-   * recorder makes a create one (PostgreSQL), else a transaction (in `db` when it is one already).
-   */
+  /** Inserts the task and takes its place under the cap, or refuses at the cap. */
   async function insertWithinCap(db: Db | Transaction, accountId: string, input: TaskCreate, now: number): Promise<StoredResponse<Task>> {
     const row = repository.newTaskRow(
       accountId,
@@ -65,14 +62,23 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
       },
       now,
     );
-    const inserted = recorder.createsInOneStatement(db)
-      ? await recorder.created(db, row, maxTasks)
-      : await (db instanceof Transaction ? insertInTransaction(db, row) : transaction(db, (trx) => insertInTransaction(trx, row)));
+    const inserted = await insertRow(db, row);
     if (inserted === undefined) {
       const used = await usedTaskPlaces(db, accountId);
       throw errors.quotaExceeded('tasks', maxTasks, used, `This account has reached its limit of ${maxTasks} tasks; delete some to make room.`);
     }
     return { status: 201, body: toTask(inserted) };
+  }
+
+  /**
+   * One statement (PostgreSQL), or a transaction run at once while SQLite's connection is idle, or a
+   * transaction of three statements; undefined at the cap.
+   */
+  async function insertRow(db: Db | Transaction, row: repository.NewTaskRow): Promise<repository.TaskRow | undefined> {
+    if (recorder.createsInOneStatement(db)) return recorder.created(db, row, maxTasks);
+    if (db instanceof Transaction) return insertInTransaction(db, row);
+    const atOnce = recorder.createdAtOnce(db, row, maxTasks);
+    return atOnce ? atOnce.row : transaction(db, (trx) => insertInTransaction(trx, row));
   }
 
   /** The create as three statements in `trx`; undefined at the cap (the transaction then has written nothing). */

@@ -34,7 +34,7 @@ export interface Outbox {
    * the same insert, its values for an event, and what to do once a step that queued deliveries committed.
    */
   step: {
-    build: (db: Knex, $: Placeholder, changed: string) => Knex.Raw;
+    build: (db: Knex, $: Placeholder, changed?: string) => Knex.Raw;
     values: (accountId: string, event: WebhookEvent) => readonly unknown[];
     committed: () => void;
   };
