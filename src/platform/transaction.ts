@@ -180,10 +180,12 @@ export function sqliteConnectionMade(db: Knex, connection: unknown): void {
  * more than the 3 µs read itself (src/platform/compiled-query.ts, docs/benchmarks.md#pipeline).
  */
 export function idleSqliteConnection(db: Knex): unknown {
-  const connection = sqliteConnections.get(db);
+  const connection = sqliteConnections.get(db) as (SqliteConnection & { __knex__disposed?: unknown }) | undefined;
   if (connection === undefined) return undefined;
   const pool = db.client.pool as { numFree(): number; numPendingAcquires(): number; numPendingCreates(): number } | undefined;
-  return pool !== undefined && pool.numFree() === 1 && pool.numPendingAcquires() === 0 && pool.numPendingCreates() === 0 ? connection : undefined;
+  const free = pool !== undefined && pool.numFree() === 1 && pool.numPendingAcquires() === 0 && pool.numPendingCreates() === 0;
+  // A connection whose ROLLBACK failed waits in the pool, marked, for knex to destroy it (markDisposed).
+  return free && !connection.inTransaction && connection.__knex__disposed === undefined ? connection : undefined;
 }
 
 /**

@@ -1,14 +1,14 @@
 import type { components } from '../../generated/api.js';
-import type { Knex } from 'knex';
 import { compiledQuery, type CompiledQuery, type Queryable } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
-import { afterCommit, atOnce, type AnyTransaction, type Transaction } from '../platform/transaction.js';
+import type { Db } from '../platform/db.js';
+import { afterCommit, atOnce, transaction, Transaction, type AnyTransaction } from '../platform/transaction.js';
 import { toIso } from '../platform/time.js';
 import { deleteLeavingTombstone, type TaskDeletion } from './task-feed.repository.js';
 import { toTask } from './tasks.presenter.js';
 import { changeNumbersTaken, firstNumberTaken } from './change-numbers.js';
-import { takeTaskPlaceNow } from './task-quota.js';
-import { insertTaskNow, insertTaskWithinCap, type NewTaskRow, type StatementStep, type TaskRow } from './tasks.repository.js';
+import { takeTaskPlace, takeTaskPlaceNow } from './task-quota.js';
+import { insertTask, insertTaskNow, insertTaskWithinCap, type NewTaskRow, type StatementStep, type TaskRow } from './tasks.repository.js';
 
 export type { TaskDeletion } from './task-feed.repository.js';
 
@@ -66,22 +66,14 @@ export interface TaskChangeRecorder {
    */
   numbersInTaskUpdate(db: Queryable): boolean;
   /**
-   * True when a create is one statement (`created`): PostgreSQL, where the listener, if any, has a step.
-   * Else a create is `takeTaskPlace`, the insert and `upserted` in a transaction.
+   * Takes a place under the cap and the create's number, inserts the task and records the creation;
+   * undefined at the cap, nothing written. In as few steps as the engine allows: on PostgreSQL one
+   * statement, the listener's write a step of it (src/tasks/tasks.repository.ts, insertTaskWithinCap);
+   * on SQLite, while the pool's one connection is idle, a transaction run at once, without yielding
+   * (src/platform/transaction.ts, atOnce); else, and for a listener without a step, the cap's UPDATE,
+   * the INSERT and the listener in a transaction (in `db` when it is one).
    */
-  createsInOneStatement(db: Queryable): boolean;
-  /**
-   * Takes a place under the cap and the create's number, inserts the task and records the creation, in
-   * one statement (its own transaction unless `db` is one); undefined at the cap.
-   */
-  created(db: Queryable, row: NewTaskRow, maxTasks: number): Promise<TaskRow | undefined>;
-  /**
-   * SQLite: the same as a transaction run at once (src/platform/transaction.ts, atOnce), the listener's
-   * step a statement of its own after the insert, when the pool's one connection is idle and the
-   * listener, if any, has a step: `{ row }` (no row at the cap). Undefined, having run nothing,
-   * otherwise: the caller then takes a transaction.
-   */
-  createdAtOnce(db: Knex, row: NewTaskRow, maxTasks: number): { row: TaskRow | undefined } | undefined;
+  created(db: Db | Transaction, row: NewTaskRow, maxTasks: number): Promise<TaskRow | undefined>;
   /** Rows written with their new numbers and versions: created or updated. */
   upserted(trx: AnyTransaction, kind: 'created' | 'updated', rows: readonly TaskRow[]): Promise<void>;
   /**
@@ -102,31 +94,32 @@ export function createTaskChangeRecorder(listener?: TaskChangeListener): TaskCha
 
     numbersInTaskUpdate: isPostgres,
 
-    createsInOneStatement: (db) => isPostgres(db) && (listener === undefined || listener.step !== undefined),
-
-    createdAtOnce(db, row, maxTasks) {
-      if (isPostgres(db)) return undefined;
-      const step = listener?.step;
-      if (listener !== undefined && step === undefined) return undefined;
-      const done = atOnce(db, (trx) => {
-        const changeNumber = takeTaskPlaceNow(trx, row.account_id, maxTasks);
-        if (changeNumber === undefined) return undefined;
-        const inserted = insertTaskNow(trx, row, changeNumber);
-        if (step && statementOf(step).now.run(trx, step.values({ kind: 'created', accountId: row.account_id, task: toTask(row) })) > 0) {
-          trx.afterCommit(step.committed);
-        }
-        return inserted;
-      });
-      return done && { row: done.result };
-    },
-
     async created(db, row, maxTasks) {
       const step = listener?.step;
-      const change: TaskChange | undefined = step && { kind: 'created', accountId: row.account_id, task: toTask(row) };
-      const result = await insertTaskWithinCap(db, row, maxTasks, step && change && { build: step.build, values: step.values(change) });
-      if (result === undefined) return undefined;
-      if (step && result.stepWrote > 0) afterCommit(db, step.committed);
-      return result.row;
+      const createdBy = (): TaskChange => ({ kind: 'created', accountId: row.account_id, task: toTask(row) });
+      if (listener === undefined || step !== undefined) {
+        if (isPostgres(db)) {
+          const result = await insertTaskWithinCap(db, row, maxTasks, step && { build: step.build, values: step.values(createdBy()) });
+          if (step && result && result.stepWrote > 0) afterCommit(db, step.committed);
+          return result?.row;
+        }
+        const done = db instanceof Transaction ? undefined : atOnce(db, (trx) => {
+          const changeNumber = takeTaskPlaceNow(trx, row.account_id, maxTasks);
+          if (changeNumber === undefined) return undefined;
+          const inserted = insertTaskNow(trx, row, changeNumber);
+          if (step && statementOf(step).now.run(trx, step.values(createdBy())) > 0) trx.afterCommit(step.committed);
+          return inserted;
+        });
+        if (done) return done.result;
+      }
+      const inTransaction = async (trx: Transaction) => {
+        const changeNumber = await takeTaskPlace(trx, row.account_id, maxTasks);
+        if (changeNumber === undefined) return undefined;
+        const inserted = await insertTask(trx, row, changeNumber);
+        if (listener) await listener.record(trx, createdBy());
+        return inserted;
+      };
+      return db instanceof Transaction ? inTransaction(db) : transaction(db, inTransaction);
     },
 
     async upserted(trx, kind, rows) {

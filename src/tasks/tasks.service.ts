@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
 import type { Db } from '../platform/db.js';
 import { errors } from '../platform/errors.js';
-import { Transaction, transaction } from '../platform/transaction.js';
+import { transaction, type Transaction } from '../platform/transaction.js';
 import { isRfc3339Instant, toIso } from '../platform/time.js';
 import type { ChangeCursors } from './change-cursor.js';
 import { forgetExpiredKeys, onceForKey, type StoredResponse } from './idempotency.js';
 import type { TaskChangeRecorder } from './task-changes.js';
 import { decodeCursor, encodeCursor } from '../platform/page-cursor.js';
 import { lastChangeNumber, listChangesAfter, purgeTombstones, type FeedRow } from './task-feed.repository.js';
-import { releaseTaskPlaceForDelete, takeTaskPlace, usedTaskPlaces } from './task-quota.js';
+import { releaseTaskPlaceForDelete, usedTaskPlaces } from './task-quota.js';
 import { toTask } from './tasks.presenter.js';
 import * as repository from './tasks.repository.js';
 import type { ExpectedVersions, StatusFilter, Task } from './tasks.repository.js';
@@ -62,32 +62,13 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
       },
       now,
     );
-    const inserted = await insertRow(db, row);
+    const inserted = await recorder.created(db, row, maxTasks);
     if (inserted === undefined) {
-      const used = await usedTaskPlaces(db, accountId);
+      // Read after the refusal: a delete since may have freed a place, but at the refusal all were taken.
+      const used = Math.max(await usedTaskPlaces(db, accountId), maxTasks);
       throw errors.quotaExceeded('tasks', maxTasks, used, `This account has reached its limit of ${maxTasks} tasks; delete some to make room.`);
     }
     return { status: 201, body: toTask(inserted) };
-  }
-
-  /**
-   * One statement (PostgreSQL), or a transaction run at once while SQLite's connection is idle, or a
-   * transaction of three statements; undefined at the cap.
-   */
-  async function insertRow(db: Db | Transaction, row: repository.NewTaskRow): Promise<repository.TaskRow | undefined> {
-    if (recorder.createsInOneStatement(db)) return recorder.created(db, row, maxTasks);
-    if (db instanceof Transaction) return insertInTransaction(db, row);
-    const atOnce = recorder.createdAtOnce(db, row, maxTasks);
-    return atOnce ? atOnce.row : transaction(db, (trx) => insertInTransaction(trx, row));
-  }
-
-  /** The create as three statements in `trx`; undefined at the cap (the transaction then has written nothing). */
-  async function insertInTransaction(trx: Transaction, row: repository.NewTaskRow): Promise<repository.TaskRow | undefined> {
-    const changeNumber = await takeTaskPlace(trx, row.account_id, maxTasks);
-    if (changeNumber === undefined) return undefined;
-    const inserted = await repository.insertTask(trx, row, changeNumber);
-    await recorder.upserted(trx, 'created', [inserted]);
-    return inserted;
   }
 
   /** Why a conditional write found nothing to change: no such task (404), or another version (412). */
