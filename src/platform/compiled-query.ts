@@ -37,6 +37,13 @@ export type Queryable = Knex | Transaction;
 /** A placeholder: typed `never` so that knex's builder takes it wherever it takes a value. */
 export type Placeholder = (index: number) => never;
 
+/**
+ * A write one component adds to another's statement (src/tasks/task-changes.ts, TaskChangeStep): an
+ * INSERT ... SELECT that, given `onlyIf`, writes only when the WITH of that name has a row and returns
+ * what it wrote (PostgreSQL's data-modifying WITH); without it, the same insert as a statement of its own.
+ */
+export type StepBuilder = (db: Knex, $: Placeholder, onlyIf?: string) => Knex.Raw;
+
 export function compiledQuery<Params extends readonly unknown[], Row = Record<string, unknown>>(
   build: (db: Knex, $: Placeholder) => Knex.QueryBuilder | Knex.Raw,
 ): CompiledQuery<Params, Row> {

@@ -1,5 +1,5 @@
 import type { components } from '../../generated/api.js';
-import { compiledQuery, type CompiledQuery, type Queryable } from '../platform/compiled-query.js';
+import { compiledQuery, type CompiledQuery, type Queryable, type StepBuilder } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
 import type { Db } from '../platform/db.js';
 import { afterCommit, atOnce, transaction, Transaction, type AnyTransaction } from '../platform/transaction.js';
@@ -8,7 +8,7 @@ import { deleteLeavingTombstone, type TaskDeletion } from './task-feed.repositor
 import { toTask } from './tasks.presenter.js';
 import { changeNumbersTaken, firstNumberTaken } from './change-numbers.js';
 import { takeTaskPlace, takeTaskPlaceNow } from './task-quota.js';
-import { insertTask, insertTaskNow, insertTaskWithinCap, type NewTaskRow, type StatementStep, type TaskRow } from './tasks.repository.js';
+import { insertTask, insertTaskNow, insertTaskWithinCap, type NewTaskRow, type TaskRow } from './tasks.repository.js';
 
 export type { TaskDeletion } from './task-feed.repository.js';
 
@@ -36,11 +36,8 @@ export interface TaskChangeListener {
  * WITH (src/tasks/tasks.repository.ts, insertTaskWithinCap).
  */
 export interface TaskChangeStep {
-  /**
-   * An INSERT ... SELECT ... RETURNING that writes only when the WITH named `changed` has a row, its values
-   * as `$(0)`, `$(1)`, ...: compiled once (src/platform/compiled-query.ts).
-   */
-  build: StatementStep['build'];
+  /** The write, its values as `$(0)`, `$(1)`, ...: compiled once (src/platform/compiled-query.ts). */
+  build: StepBuilder;
   /** The step's values for a change. */
   values: (change: TaskChange) => readonly unknown[];
   /** Once the statement that ran the step has committed, when the step wrote rows. */
@@ -137,7 +134,7 @@ export function createTaskChangeRecorder(listener?: TaskChangeListener): TaskCha
 }
 
 /** A step as a statement of its own (SQLite, where a statement has no data-modifying WITH), compiled once per step. */
-const stepStatements = new Map<TaskChangeStep['build'], CompiledQuery<readonly unknown[], never>>();
+const stepStatements = new Map<StepBuilder, CompiledQuery<readonly unknown[], never>>();
 function statementOf(step: TaskChangeStep): CompiledQuery<readonly unknown[], never> {
   let statement = stepStatements.get(step.build);
   if (!statement) {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
-import { compiledQuery, type CompiledQuery, type Placeholder, type Queryable } from '../platform/compiled-query.js';
+import { compiledQuery, type CompiledQuery, type Queryable, type StepBuilder } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
 import type { Transaction } from '../platform/transaction.js';
 import { placeTaken } from './task-quota.js';
@@ -31,7 +31,7 @@ export interface TaskRow {
   external_url: string | null;
   /** 1 on create, one more on every change: the ETag. */
   version: number;
-  /** The account's change number of the task's last change (src/tasks/task-changes.ts). */
+  /** The account's change number of the task's last change (src/tasks/change-numbers.ts). */
   change_seq: number;
 }
 
@@ -97,11 +97,7 @@ export function insertTaskNow(trx: Transaction, row: NewTaskRow, changeNumber: n
 
 /** A listener's write as a step of the statement that makes a change (src/tasks/task-changes.ts), with its values. */
 export interface StatementStep {
-  /**
-   * An INSERT ... SELECT ... RETURNING that writes only when the WITH named `changed` has a row; without
-   * `changed`, the same insert as a statement of its own. Its values `$(0)`, `$(1)`, ...
-   */
-  build: (db: Knex, $: Placeholder, changed?: string) => Knex.Raw;
+  build: StepBuilder;
   values: readonly unknown[];
 }
 
@@ -284,7 +280,7 @@ const CREATED = 'created';
 const STEP = 'step';
 
 /** The create with a step (or none), compiled once for each. */
-function createShape(step: StatementStep['build'] | undefined) {
+function createShape(step: StepBuilder | undefined) {
   return compiledQuery<unknown[], TaskRow & { step_wrote: string | number }>((db, $) => {
     const values = NEW_COLUMNS.map((_, i) => $(2 + i));
     const query = db
@@ -301,7 +297,7 @@ function createShape(step: StatementStep['build'] | undefined) {
       .from(CREATED);
   });
 }
-const createShapes = new Map<StatementStep['build'] | undefined, ReturnType<typeof createShape>>();
+const createShapes = new Map<StepBuilder | undefined, ReturnType<typeof createShape>>();
 
 const insertRow = compiledQuery<unknown[], never>((db, $) => db('tasks').insert(Object.fromEntries(COLUMNS.map((column, i) => [column, $(i)]))));
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { compiledQuery, type Placeholder, type Queryable } from '../platform/compiled-query.js';
+import { compiledQuery, type Queryable, type StepBuilder } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -69,7 +69,7 @@ export const subscribersInsertValues = (accountId: string, event: NewEvent) => [
  * `onlyIf`, a step of a statement that makes a change (PostgreSQL's data-modifying WITH,
  * src/tasks/task-changes.ts): it inserts only when the WITH of that name has a row, and returns what it inserted.
  */
-export function subscribersInsertSql(db: Knex, $: Placeholder, onlyIf?: string): Knex.Raw {
+export const subscribersInsertSql: StepBuilder = (db, $, onlyIf) => {
   const postgres = isPostgres(db);
   // A v4 UUID per row: PostgreSQL's own; in SQLite from independent random pieces (randomblob is drawn per row).
   const newId = postgres
@@ -81,7 +81,7 @@ export function subscribersInsertSql(db: Knex, $: Placeholder, onlyIf?: string):
      where account_id = ? and enabled = ${postgres ? 'true' : '1'} and ${postgres ? 'strpos' : 'instr'}(events, ?) > 0${onlyIf ? ` and exists (select 1 from ${onlyIf}) returning 1` : ''}`,
     [$(0), $(1), $(2), $(3), $(3), $(4), $(5)],
   );
-}
+};
 
 // Every task write runs it: compiled once (src/platform/compiled-query.ts).
 const subscribersInsert = compiledQuery<ReturnType<typeof subscribersInsertValues>>((db, $) => subscribersInsertSql(db, $));

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
 import { toIso } from '../platform/time.js';
 import { afterCommit, type AnyTransaction } from '../platform/transaction.js';
-import type { Placeholder } from '../platform/compiled-query.js';
+import type { StepBuilder } from '../platform/compiled-query.js';
 import { insertDeliveries, insertForSubscribers, subscribersInsertSql, subscribersInsertValues, type DeliveryRow } from './deliveries.repository.js';
 import { newEventId } from './webhook-signing.js';
 
@@ -34,7 +34,7 @@ export interface Outbox {
    * the same insert, its values for an event, and what to do once a step that queued deliveries committed.
    */
   step: {
-    build: (db: Knex, $: Placeholder, changed?: string) => Knex.Raw;
+    build: StepBuilder;
     values: (accountId: string, event: WebhookEvent) => readonly unknown[];
     committed: () => void;
   };
