@@ -147,13 +147,13 @@ let compiledOnce = false;
  * A bench module compiled by tsc, as the service ships (`npm start` runs what `npm run build` made in
  * dist/): a server process started from it measures the service's own code, where under tsx esbuild
  * wraps every function it makes in a `__name` call, a cost on each closure made per request that
- * production does not pay. Compiles src/ and bench/ (tsconfig.bench.json) once per run; answers the
- * compiled file of `moduleUrl` (a bench's `import.meta.url`).
+ * production does not pay. Compiles src/ and bench/ (tsconfig.bench.json, into dist-bench/, apart from
+ * the dist/ that `npm start` runs) once per run; answers the compiled file of `moduleUrl` (a bench's `import.meta.url`).
  */
 export function compiledModule(moduleUrl: string): string {
   if (!compiledOnce) {
     execFileSync(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.bench.json'], { cwd: projectRoot, stdio: 'inherit' });
     compiledOnce = true;
   }
-  return join(projectRoot, 'dist', relative(projectRoot, fileURLToPath(moduleUrl))).replace(/\.ts$/, '.js');
+  return join(projectRoot, 'dist-bench', relative(projectRoot, fileURLToPath(moduleUrl))).replace(/\.ts$/, '.js');
 }

@@ -45,6 +45,19 @@ describe('accessLineWriter', () => {
     expect(JSON.parse(ours.lines[0]!)).toMatchObject({ level: 50, instance: 'i-1', message: 'request' });
   });
 
+  it.each<[string, pino.LoggerOptions]>([
+    ['a mixin', { mixin: () => ({ region: 'eu' }) }],
+    ['a log formatter', { formatters: { log: (fields) => ({ ...fields, formatted: true }) } }],
+    ['a stream-write hook', { hooks: { streamWrite: (text) => text.replace('"request"', '"REQUEST"') } }],
+    ['a message prefix', { msgPrefix: '[api] ' }],
+  ])('with %s, leaves the line to pino: the same line as pino writes', (_, options) => {
+    const ours = capture('info', options);
+    const theirs = capture('info', options);
+    accessLineWriter(ours.logger)('info', lines[0]!);
+    theirs.logger.info({ ...lines[0] }, 'request');
+    expect(withoutTime(ours.lines[0]!)).toBe(withoutTime(theirs.lines[0]!));
+  });
+
   it('keeps to the logger level: at warn only the error lines are written', () => {
     const { logger, lines: written } = capture('warn');
     const write = accessLineWriter(logger);

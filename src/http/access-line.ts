@@ -14,7 +14,9 @@ export interface AccessLine {
   aborted?: true;
 }
 
-const { lsCacheSym, timeSym, chindingsSym, endSym, streamSym, messageKeySym } = pino.symbols;
+const { lsCacheSym, timeSym, chindingsSym, endSym, streamSym, messageKeySym, mixinSym, hooksSym, formattersSym, needsMetadataGsym } = pino.symbols;
+// pino's types leave this one out; it is among pino.symbols all the same.
+const msgPrefixSym = (pino.symbols as unknown as Record<string, symbol>).msgPrefixSym!;
 
 /**
  * Writes access lines to the logger's destination in pino's own layout, built from pino's own pieces
@@ -26,6 +28,7 @@ const { lsCacheSym, timeSym, chindingsSym, endSym, streamSym, messageKeySym } = 
  */
 export function accessLineWriter(logger: Logger): (level: 'info' | 'error', line: AccessLine) => void {
   const internals = logger as unknown as Record<symbol, unknown>;
+  if (changesItsLines(internals)) return (level, line) => logger[level]({ ...line }, 'request');
   const message = `,${JSON.stringify(internals[messageKeySym])}:"request"`;
   return (level, line) => {
     if (!logger.isLevelEnabled(level)) return;
@@ -47,3 +50,22 @@ export function accessLineWriter(logger: Logger): (level: 'info' | 'error', line
 }
 
 const stringOrNull = (value: string | null) => (value === null ? 'null' : JSON.stringify(value));
+
+/**
+ * Options under which pino's own path makes a line this writer would not (none is set by
+ * src/platform/logger.ts): a mixin, hooks, a log formatter, a message prefix, or a destination that
+ * routes lines by level (multistream). The writer then leaves the line to pino.
+ */
+function changesItsLines(internals: Record<symbol, unknown>): boolean {
+  const hooks = internals[hooksSym] as { logMethod?: unknown; streamWrite?: unknown } | undefined;
+  const formatters = internals[formattersSym] as { log?: unknown } | undefined;
+  const stream = internals[streamSym] as Record<symbol, unknown>;
+  return (
+    internals[mixinSym] !== undefined ||
+    hooks?.logMethod !== undefined ||
+    hooks?.streamWrite !== undefined ||
+    formatters?.log !== undefined ||
+    internals[msgPrefixSym] !== undefined ||
+    stream[needsMetadataGsym] === true
+  );
+}

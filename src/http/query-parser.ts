@@ -7,7 +7,7 @@ import { parse, type ParsedUrlQuery } from 'node:querystring';
  * change feed, `?cursor=...`, most of what that poll cost over `GET /me` (docs/benchmarks.md#change-feed).
  */
 export function parseQuery(text: string | null | undefined): ParsedUrlQuery {
-  if (typeof text !== 'string' || text.length >= FEWER_PAIRS_THAN_THE_LIMIT || ENCODED.test(text)) return parse(text ?? '');
+  if (typeof text !== 'string' || text.length >= PLAIN_QUERY_MAX_LENGTH || ENCODED.test(text)) return parse(text ?? '');
   const query = new ParsedQuery();
   for (let start = 0; start < text.length; ) {
     const ampersand = text.indexOf('&', start);
@@ -24,8 +24,8 @@ export function parseQuery(text: string | null | undefined): ParsedUrlQuery {
   return query;
 }
 
-/** A query shorter than this holds at most 1000 pairs, querystring.parse's maxKeys. */
-const FEWER_PAIRS_THAN_THE_LIMIT = 1000;
+/** A query shorter than this has fewer pairs than querystring.parse's limit of 1000 (maxKeys). */
+const PLAIN_QUERY_MAX_LENGTH = 1000;
 const ENCODED = /[%+]/;
 
 /**

@@ -63,7 +63,7 @@ export async function lastChangeNumber(db: Knex, accountId: string): Promise<num
  * it goes at a later purge.
  */
 export async function purgeTombstones(db: Knex, accountId: string, before: number): Promise<number> {
-  return purgeBefore.run(db, [accountId, accountId, before, Number.MAX_SAFE_INTEGER]);
+  return purgeBefore.run(db, [accountId, before, Number.MAX_SAFE_INTEGER]);
 }
 
 type DeletionParams = [taskId: string, accountId: string, changeNumber: number, deletedAt: number, ...versions: number[]];
@@ -104,11 +104,11 @@ const insertTombstone = compiledQuery<[accountId: string, changeNumber: number, 
   db('task_tombstones').insert({ account_id: $(0), change_seq: $(1), task_id: $(2), deleted_at: $(3) }),
 );
 
-const purgeBefore = compiledQuery<[accountId: string, sameAccountId: string, before: number, noneKept: number], never>((db, $) =>
+const purgeBefore = compiledQuery<[accountId: string, before: number, noneKept: number], never>((db, $) =>
   db.raw(
     `delete from task_tombstones where account_id = ? and change_seq < coalesce(
        (select change_seq from task_tombstones where account_id = ? and deleted_at >= ? order by change_seq limit 1), ?)`,
-    [$(0), $(1), $(2), $(3)],
+    [$(0), $(0), $(1), $(2)],
   ),
 );
 
