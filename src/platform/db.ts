@@ -4,7 +4,8 @@ import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { migrations } from './migrations/index.js';
-import { databaseOf, sqliteConnectionMade, type Transaction } from './transaction.js';
+import { sqliteConnectionMade } from './sqlite-connection.js';
+import { databaseOf, type Transaction } from './transaction.js';
 
 export type Db = Knex;
 
@@ -13,6 +14,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export function createDb(database: Config['database']): Db {
   if (database.client === 'postgres') {
+    // Compiled queries run as pg submittables (src/platform/pg-run.ts): pg's pipeline mode, which refuses
+    // them, stays off.
     return knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 10 } });
   }
   if (database.filename !== ':memory:') mkdirSync(dirname(database.filename), { recursive: true });

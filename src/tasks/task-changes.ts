@@ -8,7 +8,8 @@ import { deleteLeavingTombstone, type TaskDeletion } from './task-feed.repositor
 import { toTask } from './tasks.presenter.js';
 import { changeNumbersTaken, firstNumberTaken } from './change-numbers.js';
 import { takeTaskPlace, takeTaskPlaceNow } from './task-quota.js';
-import { insertTask, insertTaskNow, insertTaskWithinCap, type NewTaskRow, type TaskRow } from './tasks.repository.js';
+import { insertTaskWithinCap } from './task-create.repository.js';
+import { insertTask, insertTaskNow, type NewTaskRow, type TaskRow } from './tasks.repository.js';
 
 export type { TaskDeletion } from './task-feed.repository.js';
 
@@ -33,7 +34,7 @@ export interface TaskChangeListener {
 
 /**
  * A listener's write as one step of the statement that makes the change: PostgreSQL's data-modifying
- * WITH (src/tasks/tasks.repository.ts, insertTaskWithinCap).
+ * WITH (src/tasks/task-create.repository.ts, insertTaskWithinCap).
  */
 export interface TaskChangeStep {
   /** The write, its values as `$(0)`, `$(1)`, ...: compiled once (src/platform/compiled-query.ts). */
@@ -65,7 +66,7 @@ export interface TaskChangeRecorder {
   /**
    * Takes a place under the cap and the create's number, inserts the task and records the creation;
    * undefined at the cap, nothing written. In as few steps as the engine allows: on PostgreSQL one
-   * statement, the listener's write a step of it (src/tasks/tasks.repository.ts, insertTaskWithinCap);
+   * statement, the listener's write a step of it (src/tasks/task-create.repository.ts, insertTaskWithinCap);
    * on SQLite, while the pool's one connection is idle, a transaction run at once, without yielding
    * (src/platform/transaction.ts, atOnce); else, and for a listener without a step, the cap's UPDATE,
    * the INSERT and the listener in a transaction (in `db` when it is one).

@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import type { components } from '../../generated/api.js';
-import { compiledQuery, type CompiledQuery, type Queryable, type StepBuilder } from '../platform/compiled-query.js';
+import { compiledQuery, type CompiledQuery, type Queryable } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
 import type { Transaction } from '../platform/transaction.js';
-import { placeTaken } from './task-quota.js';
 import { changeNumbersTaken } from './change-numbers.js';
 import type { PagePosition } from '../platform/page-cursor.js';
 
@@ -93,37 +92,6 @@ export function insertTaskNow(trx: Transaction, row: NewTaskRow, changeNumber: n
   const inserted: TaskRow = { ...row, change_seq: changeNumber };
   insertRow.now.run(trx, COLUMNS.map((column) => inserted[column]));
   return inserted;
-}
-
-/** A listener's write as a step of the statement that makes a change (src/tasks/task-changes.ts), with its values. */
-export interface StatementStep {
-  build: StepBuilder;
-  values: readonly unknown[];
-}
-
-/**
- * PostgreSQL: takes a place under the cap with the change number (src/tasks/task-quota.ts), inserts the
- * task and runs a listener's step, as one statement of data-modifying WITHs. On its own it commits as
- * one: a create is one round trip where a transaction took five (BEGIN, the cap's UPDATE, the INSERT, the
- * listener's INSERT, COMMIT). The account row is locked first, as by every task write. Undefined at the
- * cap (nothing written); else the row and how many rows the step wrote.
- */
-export async function insertTaskWithinCap(
-  db: Queryable,
-  row: NewTaskRow,
-  maxTasks: number,
-  step?: StatementStep,
-): Promise<{ row: TaskRow; stepWrote: number } | undefined> {
-  if (!isPostgres(db)) throw new Error('insertTaskWithinCap: only PostgreSQL runs a create as one statement');
-  let shape = createShapes.get(step?.build);
-  if (!shape) {
-    shape = createShape(step?.build);
-    createShapes.set(step?.build, shape);
-  }
-  const created = await shape.first(db, [row.account_id, maxTasks, ...NEW_COLUMNS.map((column) => row[column]), ...(step?.values ?? [])]);
-  if (created === undefined) return undefined;
-  const { step_wrote: stepWrote, ...inserted } = created;
-  return { row: inserted, stepWrote: Number(stepWrote) };
 }
 
 export async function findTask(db: Knex, accountId: string, taskId: string): Promise<TaskRow | undefined> {
@@ -275,30 +243,6 @@ const pageShapes: CompiledQuery<PageParams, TaskRow>[] = Array.from({ length: 8 
 );
 type PageParams = [accountId: string, afterCreatedAt: number | undefined, afterId: string | undefined, status: StatusFilter, updatedSince: number | undefined, limit: number];
 
-const PLACE_TAKEN = 'place_taken';
-const CREATED = 'created';
-const STEP = 'step';
-
-/** The create with a step (or none), compiled once for each. */
-function createShape(step: StepBuilder | undefined) {
-  return compiledQuery<unknown[], TaskRow & { step_wrote: string | number }>((db, $) => {
-    const values = NEW_COLUMNS.map((_, i) => $(2 + i));
-    const query = db
-      .queryBuilder()
-      .with(PLACE_TAKEN, placeTaken(db, $(0), $(1)))
-      .with(
-        CREATED,
-        db.raw(`insert into tasks (??, change_seq) select ${values.map(() => '?').join(', ')}, task_change_seq from ?? returning ??`, [NEW_COLUMNS, ...values, PLACE_TAKEN, COLUMNS]),
-      );
-    if (step) query.with(STEP, step(db, (i) => $(2 + NEW_COLUMNS.length + i), CREATED));
-    return query
-      .select(`${CREATED}.*`)
-      .select(db.raw(step ? `(select count(*) from ${STEP}) as step_wrote` : '0 as step_wrote'))
-      .from(CREATED);
-  });
-}
-const createShapes = new Map<StepBuilder | undefined, ReturnType<typeof createShape>>();
-
 const insertRow = compiledQuery<unknown[], never>((db, $) => db('tasks').insert(Object.fromEntries(COLUMNS.map((column, i) => [column, $(i)]))));
 
 const taskById = compiledQuery<[string, string], TaskRow>((db, $) => db('tasks').select(COLUMNS).where('id', $(0)).andWhere('account_id', $(1)).limit(1));
@@ -322,6 +266,3 @@ export const COLUMNS: (keyof TaskRow)[] = [
   'version',
   'change_seq',
 ];
-
-/** What a create gives: every column but the change number, which its insert takes. */
-const NEW_COLUMNS = COLUMNS.filter((column): column is keyof NewTaskRow => column !== 'change_seq');

@@ -11,7 +11,7 @@ import { createOutbox } from './outbox.js';
 import { taskChangeListener } from './task-events.js';
 
 // A create's event is written with the create: on PostgreSQL as a step of the create's one statement
-// (src/tasks/tasks.repository.ts, insertTaskWithinCap), on SQLite in its transaction. Either way the
+// (src/tasks/task-create.repository.ts, insertTaskWithinCap), on SQLite in its transaction, run at once while the connection is idle. Either way the
 // event is queued for the subscribed, enabled webhooks only, never for a create refused at the cap, and
 // the delivery worker is told once it has committed.
 describe.each(engines)('task events in the outbox on %s', (engine) => {
