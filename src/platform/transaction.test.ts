@@ -269,20 +269,8 @@ describe.each(engines)('transaction on %s', (engine) => {
     expect(pids).not.toContain(stuckPid);
     expect(await count(id)).toBe(0);
   });
-});
 
-describe.each(engines)('atOnce on %s', (engine) => {
-  let store: MigratedDb;
-  let db: Db;
-  beforeAll(async () => {
-    store = await createMigratedDb(engine);
-    db = store.db;
-  });
-  afterAll(() => store.drop());
-
-  const count = async (id: string) => (await countOf.first(db, [id]))?.task_count;
-
-  it('SQLite: runs the work as a transaction of its own, commits, then runs the after-commit hooks; PostgreSQL: runs nothing', async () => {
+  it('atOnce on SQLite: runs the work as a transaction of its own, commits, then runs the after-commit hooks; PostgreSQL: runs nothing', async () => {
     const id = await insertAccount(db, 0);
     const events: string[] = [];
     const done = atOnce(db, (trx) => {
@@ -303,7 +291,7 @@ describe.each(engines)('atOnce on %s', (engine) => {
     expect(await count(id)).toBe(3);
   });
 
-  it('SQLite: a throw rolls back everything the work wrote, runs no hook, and goes on', async ({ skip }) => {
+  it('atOnce on SQLite: a throw rolls back everything the work wrote, runs no hook, and goes on', async ({ skip }) => {
     if (isPostgres(db)) return skip();
     const id = await insertAccount(db, 0);
     let hooked = false;
@@ -320,7 +308,7 @@ describe.each(engines)('atOnce on %s', (engine) => {
     expect(atOnce(db, (trx) => setCount.now.run(trx, [id, 1]))).toEqual({ result: 1 });
   });
 
-  it('SQLite: while a transaction holds the one connection, runs nothing and answers undefined', async ({ skip }) => {
+  it('atOnce on SQLite: while a transaction holds the one connection, runs nothing and answers undefined', async ({ skip }) => {
     if (isPostgres(db)) return skip();
     const id = await insertAccount(db, 0);
     await transaction(db, async (trx) => {

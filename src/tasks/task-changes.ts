@@ -1,7 +1,6 @@
 import type { components } from '../../generated/api.js';
 import { compiledQuery, type CompiledQuery, type Queryable, type StepBuilder } from '../platform/compiled-query.js';
-import { isPostgres } from '../platform/db.js';
-import type { Db } from '../platform/db.js';
+import { isPostgres, type Db } from '../platform/db.js';
 import { afterCommit, atOnce, transaction, Transaction, type AnyTransaction } from '../platform/transaction.js';
 import { toIso } from '../platform/time.js';
 import { deleteLeavingTombstone, type TaskDeletion } from './task-feed.repository.js';

@@ -59,7 +59,7 @@ const takePlace = compiledQuery<[accountId: string, maxTasks: number], { task_ch
 
 /**
  * The conditional UPDATE that takes a place and a change number (`RETURNING task_change_seq`, no row at
- * the cap); PostgreSQL's one-statement create runs it as its first step (src/tasks/tasks.repository.ts).
+ * the cap); PostgreSQL's one-statement create runs it as its first step (src/tasks/task-create.repository.ts).
  */
 export const placeTaken = (db: Knex, accountId: string, maxTasks: number) =>
   db('accounts')
