@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'sdk/dist/', 'cli/dist/', 'generated/', 'data/', 'sdk/src/api.d.ts', 'coverage/', 'examples/browser-app/dist/', 'test-artifacts/', '.venv-conformance/', '.conformance/', '.venv-python/'] },
+  { ignores: ['node_modules/', 'dist/', 'dist-bench/', 'sdk/dist/', 'cli/dist/', 'generated/', 'data/', 'sdk/src/api.d.ts', 'coverage/', 'examples/browser-app/dist/', 'test-artifacts/', '.venv-conformance/', '.conformance/', '.venv-python/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
