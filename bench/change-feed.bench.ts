@@ -1,7 +1,9 @@
 // The change feed (docs/change-feed.md) on SQLite and PostgreSQL, everything measured against a baseline in
 // the same run:
 // - a full walk of GET /tasks/changes over 10,000 tasks (pages of 100) against a full GET /tasks walk;
-// - an empty poll (GET /tasks/changes with the cursor of the end) against GET /me;
+// - an empty poll (GET /tasks/changes with the cursor of the end) against GET /me: one at a time (latency),
+//   and under load (10 connections) against the service compiled as it ships, in a server process of
+//   its own: the server's main-thread CPU per request and req/s, the two in turn in every round;
 // - what recording a change (the account's change counter, the tombstone) adds to POST, PATCH and
 //   DELETE: the tasks service served by bare node:http with its change recorder against the same
 //   service with a recorder that records nothing, side by side on one database; the difference is
@@ -20,7 +22,20 @@ import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
 import { compiledQuery } from '../src/platform/compiled-query.js';
 import { isPostgres, type Db } from '../src/platform/db.js';
-import { createDatabase, median, percentile, runLoad, serveApp, type Engine } from './harness.js';
+import {
+  compiledModule,
+  cpuSoFar,
+  createDatabase,
+  formatSpread,
+  interleaved,
+  median,
+  percentile,
+  runLoad,
+  serveApp,
+  serverCpu,
+  spreadOf,
+  type Engine,
+} from './harness.js';
 import { mainThreadProfile, summariseProfile } from './profile-summary.js';
 import { createChangeCursors } from '../src/tasks/change-cursor.js';
 import { createTaskChangeRecorder, type TaskChangeRecorder } from '../src/tasks/task-changes.js';
@@ -31,6 +46,9 @@ const PAGE = 100;
 const WALKS = 5;
 const POLLS = 500;
 const WRITES = 300;
+const LOAD_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const LOAD_SECONDS = 2;
+const LOAD_CONNECTIONS = 10;
 
 interface Figures {
   p50: number;
@@ -264,7 +282,7 @@ interface PollTarget {
 
 /** The profiled server (a child process): an account with a few tasks, and the cursor of its feed's end, sent over IPC. */
 async function servePoll(): Promise<void> {
-  const database = await createDatabase('sqlite');
+  const database = await createDatabase((process.env.BENCH_POLL_ENGINE ?? 'sqlite') as Engine);
   const { server } = await serveApp(database.url, { JWT_ACCESS_EXPIRES: '86400' });
   const api = new Client(urlOf(server));
   const { token } = await register(api);
@@ -275,12 +293,65 @@ async function servePoll(): Promise<void> {
   process.on('message', (message) => {
     // The monotonic clock V8's profiler stamps its samples with, in µs: where the load starts.
     if (message === 'clock') process.send?.({ clockUs: Number(process.hrtime.bigint() / 1000n) });
+    if (message === 'cpu') process.send?.(cpuSoFar());
   });
   process.on('SIGTERM', () => {
     server.closeAllConnections();
     server.close();
     void database.drop().finally(() => process.exit(0));
   });
+}
+
+interface LoadFigures {
+  /** The empty poll's main-thread CPU per request over GET /me's, paired by round. */
+  cpuRatio: ReturnType<typeof spreadOf>;
+  cpu: { poll: number; me: number };
+  requestsPerSecond: { poll: number; me: number };
+}
+
+/**
+ * The empty poll and GET /me under load, in turn in every round, against the service compiled as it
+ * ships (bench/harness.ts, compiledModule) in a server process of its own: what each costs the server.
+ * Each round polls with the cursor the last poll answered, as an app does (past a minute it is a new one).
+ */
+async function pollUnderLoad(engine: Engine): Promise<LoadFigures> {
+  const child = spawn(process.execPath, [compiledModule(import.meta.url), '--serve-poll'], {
+    env: { ...process.env, BENCH_POLL_ENGINE: engine },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    const target = await new Promise<PollTarget>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+      child.once('message', (message: PollTarget) => resolve(message));
+    });
+    const headers = { authorization: `Bearer ${target.token}` };
+    let cursor = target.cursor;
+    const requestOf = async (name: 'poll' | 'me') => {
+      if (name === 'me') return { path: '/me', headers };
+      const answer = (await (await fetch(`${target.url}/tasks/changes?cursor=${cursor}`, { headers })).json()) as { changes: unknown[]; nextCursor: string };
+      if (answer.changes.length !== 0) throw new Error('an empty poll found changes');
+      cursor = answer.nextCursor;
+      return { path: `/tasks/changes?cursor=${cursor}`, headers };
+    };
+    for (const name of ['poll', 'me'] as const) await runLoad(target.url, await requestOf(name), { connections: LOAD_CONNECTIONS, seconds: 1 });
+    const [poll, me] = await interleaved(['poll', 'me'] as const, LOAD_ROUNDS, async (name) => {
+      const request = await requestOf(name);
+      const before = await serverCpu(child);
+      const result = await runLoad(target.url, request, { connections: LOAD_CONNECTIONS, seconds: LOAD_SECONDS });
+      const after = await serverCpu(child);
+      return { cpu: (after.main - before.main) / result.total, requestsPerSecond: result.requestsPerSecond };
+    });
+    return {
+      cpuRatio: spreadOf(poll!.map((round, i) => round.cpu / me![i]!.cpu)),
+      cpu: { poll: median(poll!.map((round) => round.cpu)), me: median(me!.map((round) => round.cpu)) },
+      requestsPerSecond: { poll: median(poll!.map((round) => round.requestsPerSecond)), me: median(me!.map((round) => round.requestsPerSecond)) },
+    };
+  } finally {
+    child.removeAllListeners('exit');
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
 }
 
 /** The empty poll (or GET /me) on SQLite under load, in a server started with node --cpu-prof: the profile's summary. */
@@ -291,7 +362,7 @@ async function profilePoll(): Promise<void> {
   const profileDir = mkdtempSync(join(tmpdir(), 'change-feed-profile-'));
   const child = spawn(
     process.execPath,
-    ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200', '--import', 'tsx', new URL(import.meta.url).pathname, '--serve-poll'],
+    ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200', compiledModule(import.meta.url), '--serve-poll'],
     { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
   const target = await new Promise<PollTarget>((resolve, reject) => {
@@ -327,6 +398,7 @@ async function report(): Promise<string> {
   ];
   for (const engine of ['sqlite', 'postgres'] as const) {
     const figures = await benchEngine(engine);
+    const underLoad = await pollUnderLoad(engine);
     const { walk, poll, writes } = figures;
     const walkChanges = median(walk.changes);
     const walkTasks = median(walk.tasks);
@@ -335,6 +407,9 @@ async function report(): Promise<string> {
       `  full walk (median of ${WALKS}): GET /tasks/changes ${walkChanges.toFixed(0)} ms, GET /tasks ${walkTasks.toFixed(0)} ms: ${(walkChanges / walkTasks).toFixed(2)}x` +
         ` (per page ${pair(walk.changesPage)} vs ${pair(walk.tasksPage)}; all walks ${sum(walk.changes).toFixed(0)} vs ${sum(walk.tasks).toFixed(0)} ms)`,
       `  empty poll ${pair(poll.empty)} vs GET /me ${pair(poll.me)}: ${(poll.empty.p50 / poll.me.p50).toFixed(2)}x at p50, ${(poll.empty.p99 / poll.me.p99).toFixed(2)}x at p99`,
+      `  empty poll under load (${LOAD_CONNECTIONS} connections, median of ${LOAD_ROUNDS} rounds of ${LOAD_SECONDS} s): server main-thread CPU ${underLoad.cpu.poll.toFixed(0)} µs per request` +
+        ` vs GET /me ${underLoad.cpu.me.toFixed(0)} µs: ${formatSpread(underLoad.cpuRatio, 3)}x paired by round;` +
+        ` ${underLoad.requestsPerSecond.poll.toFixed(0)} vs ${underLoad.requestsPerSecond.me.toFixed(0)} req/s`,
     );
     for (const op of ['POST', 'PATCH', 'DELETE'] as const) {
       const { recorded, baseline, api } = writes[op];

@@ -1,11 +1,11 @@
 // The one bench harness: percentiles and spread, throwaway databases on either engine, the
 // autocannon load runner, and interleaved rounds. Every bench/*.bench.ts takes these from here.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -134,6 +134,37 @@ export async function interleaved<T, R>(targets: readonly T[], rounds: number, m
     }
   }
   return results;
+}
+
+/** CPU time a process has used so far, µs: all its threads, and its main thread alone. */
+export interface CpuSoFar {
+  all: number;
+  /** NaN where Linux's schedstat is not there. */
+  main: number;
+}
+
+/**
+ * In a bench's server process: its CPU so far. The main thread's alone (Linux's schedstat) is what
+ * bounds a Node process's throughput, apart from the garbage collector's and the compiler's helper
+ * threads, and is steadier than req/s when other work shares the cores.
+ */
+export function cpuSoFar(): CpuSoFar {
+  const { user, system } = process.cpuUsage();
+  let main = NaN;
+  try {
+    main = Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+  } catch {
+    // not Linux: the main thread's share is unknown
+  }
+  return { all: user + system, main };
+}
+
+/** Asks a bench's server process for its CPU so far: it answers the IPC message 'cpu' with `cpuSoFar()`. */
+export function serverCpu(child: ChildProcess): Promise<CpuSoFar> {
+  return new Promise((resolve) => {
+    child.once('message', (answer: CpuSoFar) => resolve(answer));
+    child.send('cpu');
+  });
 }
 
 /** Fixed-width table rows: the first cell left-aligned, the others right-aligned. */

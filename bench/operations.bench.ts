@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Session, type Profiler } from 'node:inspector/promises';
 import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory from 'knex';
@@ -28,7 +28,7 @@ import { RedisStore } from '../src/limits/redis.store.js';
 import { authenticatedPlan } from '../src/limits/request-plan.js';
 import { createLogger } from '../src/platform/logger.js';
 import { RedisConnection } from '../src/platform/redis.js';
-import { median, POSTGRES_ADMIN_URL, REDIS_URL, runLoad } from './harness.js';
+import { cpuSoFar, median, POSTGRES_ADMIN_URL, REDIS_URL, runLoad, serverCpu } from './harness.js';
 
 const HIGH = '1000000000';
 const CONNECTIONS = 10;
@@ -64,7 +64,7 @@ async function serve(): Promise<void> {
   process.send?.({ ports: servers.map((server) => (server.address() as { port: number }).port) });
   const profiler = new Session();
   process.on('message', (message) => {
-    if (message === 'cpu') process.send?.({ cpu: process.cpuUsage(), mainThreadNs: mainThreadCpuNs() });
+    if (message === 'cpu') process.send?.(cpuSoFar());
     // V8's sampling profiler over a window the bench chooses (not the start-up), every 100 µs.
     if (message === 'profile') {
       profiler.connect();
@@ -143,40 +143,22 @@ function stop(server: Running): void {
   rmSync(server.dir, { recursive: true, force: true });
 }
 
-/**
- * CPU time of this process's main thread alone, in ns (Linux's schedstat): what bounds a Node
- * instance's throughput, apart from the garbage collector's and the compiler's helper threads.
- */
-function mainThreadCpuNs(): number | undefined {
-  try {
-    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Sends the server process a request over IPC; its next message is the answer. */
-function ask<T>(server: Running, request: 'cpu' | 'profile' | 'profiled'): Promise<T> {
+function ask<T>(server: Running, request: 'profile' | 'profiled'): Promise<T> {
   return new Promise((resolve) => {
     server.child.once('message', (answer: T) => resolve(answer));
     server.child.send(request);
   });
 }
 
-/** CPU microseconds the server process has used so far: all its threads, and its main thread (NaN where unknown). */
-async function serverCpu(server: Running): Promise<{ all: number; main: number }> {
-  const { cpu, mainThreadNs } = await ask<{ cpu: NodeJS.CpuUsage; mainThreadNs?: number }>(server, 'cpu');
-  return { all: cpu.user + cpu.system, main: mainThreadNs === undefined ? NaN : mainThreadNs / 1000 };
-}
-
 async function load(server: Running, seconds: number, request: { method?: 'GET' | 'POST'; path: string; body?: string }) {
-  const cpuBefore = await serverCpu(server);
+  const cpuBefore = await serverCpu(server.child);
   const result = await runLoad(
     server.baseUrl,
     { ...request, headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' } },
     { connections: CONNECTIONS, seconds },
   );
-  const cpuAfter = await serverCpu(server);
+  const cpuAfter = await serverCpu(server.child);
   return {
     requestsPerSecond: result.requestsPerSecond,
     p99: result.p99,

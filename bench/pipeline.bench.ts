@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,11 +21,13 @@ import { startExpressFloor, startNodeFloor, type Floor } from './floors.js';
 import {
   BENCH_JWT_SECRET,
   compiledModule,
+  cpuSoFar,
   createDatabase,
   formatSpread,
   interleaved,
   REDIS_URL,
   runLoad,
+  serverCpu,
   spreadOf,
   tableLine,
   type Database,
@@ -126,7 +128,7 @@ async function serve(): Promise<void> {
   ];
   process.send?.({ targets });
   process.on('message', (message) => {
-    if (message === 'cpu') process.send?.({ cpu: process.cpuUsage(), mainNs: mainThreadCpuNs() });
+    if (message === 'cpu') process.send?.(cpuSoFar());
     // The monotonic clock V8's profiler stamps its samples with, in µs: where the load starts.
     if (message === 'clock') process.send?.({ clockUs: Number(process.hrtime.bigint() / 1000n) });
   });
@@ -137,18 +139,6 @@ async function serve(): Promise<void> {
     }
     void Promise.all([...floors.map((floor) => floor.close()), off.components.stop(), on.components.stop()]).finally(() => process.exit(0));
   });
-}
-
-/**
- * CPU time of this process's main thread alone, in ns (Linux's schedstat): what bounds a Node
- * process's throughput, steadier than req/s when other work shares the cores.
- */
-function mainThreadCpuNs(): number {
-  try {
-    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]);
-  } catch {
-    return NaN;
-  }
 }
 
 interface Running {
@@ -198,14 +188,6 @@ async function start(engine: Engine, nodeOptions: string[] = []): Promise<Runnin
 
 const load = (target: ServedTarget, request: LoadRequest, seconds: number) =>
   runLoad(target.url, { ...request, headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' } }, { connections: CONNECTIONS, seconds });
-
-/** The server's CPU so far, µs: all its threads, and its main thread alone. */
-function serverCpu(child: ChildProcess): Promise<{ all: number; main: number }> {
-  return new Promise((resolve) => {
-    child.once('message', ({ cpu, mainNs }: { cpu: NodeJS.CpuUsage; mainNs: number }) => resolve({ all: cpu.user + cpu.system, main: mainNs / 1000 }));
-    child.send('cpu');
-  });
-}
 
 /** req/s, and the server's main-thread CPU µs per request (only the measured target is loaded meanwhile). */
 async function measure(child: ChildProcess, target: ServedTarget, request: LoadRequest, seconds: number) {
