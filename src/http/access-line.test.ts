@@ -29,6 +29,17 @@ describe('accessLineWriter', () => {
     expect(JSON.parse(ours.lines[0]!)).toMatchObject({ level: 30, msg: 'request', ...line });
   });
 
+  it('gives each line its own route, one writer for every route (a route is written once, then reused)', () => {
+    const ours = capture();
+    const theirs = capture();
+    const write = accessLineWriter(ours.logger);
+    for (const line of [...lines, ...lines, { ...lines[0]!, method: 'HEAD', requestId: 'req-2' }]) {
+      write('info', line);
+      theirs.logger.info({ ...line }, 'request');
+    }
+    expect(ours.lines.map(withoutTime)).toEqual(theirs.lines.map(withoutTime));
+  });
+
   it('a lone surrogate is escaped, so the line still reads back as written (pino writes it raw, and its UTF-8 loses it)', () => {
     const { logger, lines: written } = capture();
     accessLineWriter(logger)('info', { ...lines[0]!, clientId: 'half \ud800' });

@@ -30,6 +30,13 @@ export function accessLineWriter(logger: Logger): (level: 'info' | 'error', line
   const internals = logger as unknown as Record<symbol, unknown>;
   if (changesItsLines(internals)) return (level, line) => logger[level]({ ...line }, 'request');
   const message = `,${JSON.stringify(internals[messageKeySym])}:"request"`;
+  // A route's template and operationId come from the operation table: written once each, then reused.
+  const routeFields = new Map<string | null, string>();
+  const routeFieldsOf = ({ route, operationId }: AccessLine) => {
+    let fields = routeFields.get(operationId);
+    if (fields === undefined) routeFields.set(operationId, (fields = `,"route":${stringOrNull(route)},"operationId":${stringOrNull(operationId)}`));
+    return fields;
+  };
   return (level, line) => {
     if (!logger.isLevelEnabled(level)) return;
     const prefixes = internals[lsCacheSym] as Record<number, string>;
@@ -38,8 +45,9 @@ export function accessLineWriter(logger: Logger): (level: 'info' | 'error', line
       prefixes[logger.levels.values[level]!] +
       time +
       (internals[chindingsSym] as string) +
-      `,"requestId":${JSON.stringify(line.requestId)},"method":${JSON.stringify(line.method)}` +
-      `,"route":${stringOrNull(line.route)},"operationId":${stringOrNull(line.operationId)}` +
+      // A method is a token (RFC 9110 §9.1; Node's parser takes no other): nothing in it to escape.
+      `,"requestId":${JSON.stringify(line.requestId)},"method":"${line.method}"` +
+      routeFieldsOf(line) +
       `,"status":${line.status},"durationMs":${line.durationMs}` +
       `,"accountId":${stringOrNull(line.accountId)},"clientId":${stringOrNull(line.clientId)}` +
       (line.aborted ? ',"aborted":true' : '') +
