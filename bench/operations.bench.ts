@@ -245,7 +245,7 @@ async function observabilityCost(): Promise<void> {
 
 /** Profile frames of observability's own code, by file: what is done for each request, and the writing of the lines. */
 const OBSERVABILITY_FILES: [RegExp, 'request' | 'written'][] = [
-  [/src\/http\/(request-log|metrics)\.ts$/, 'request'],
+  [/src\/http\/(request-log|access-line|metrics|request-durations)\.ts$/, 'request'],
   [/src\/platform\/logger\.ts$/, 'written'],
 ];
 
@@ -253,9 +253,9 @@ const OBSERVABILITY_FILES: [RegExp, 'request' | 'written'][] = [
  * The share of the "on" app's busy main-thread time spent in observability's own code: a direct
  * reading, steadier than the difference of two noisy throughputs, but blind to what it costs
  * elsewhere (garbage collection, caches). From V8's sampling profiler in the app's process, over
- * the load only (not the start-up). A middleware's call of the rest of the app (`next`, into
- * node_modules) is not counted as its own; what observability's code calls (pino, prom-client,
- * crypto, setHeader) is.
+ * the load only (not the start-up). A middleware's call of the rest of the app (`next`, into the
+ * route's chain in src/ or Express's router) is not counted as its own; what observability's code
+ * calls (pino, prom-client, crypto, setHeader) is.
  */
 async function observabilityShareOfProfile(): Promise<{ observability: number; samples: number; parts: Record<'request' | 'written', number> }> {
   const [server] = await start({}, ['on']);
@@ -279,7 +279,9 @@ async function observabilityShareOfProfile(): Promise<{ observability: number; s
   const walk = (id: number, part: keyof typeof parts | undefined) => {
     const node = nodes.get(id)!;
     const own = partOf(node);
-    const leftForTheApp = own === undefined && part === 'request' && node.callFrame.url.includes('node_modules/router');
+    const { url } = node.callFrame;
+    // The request log's `next` goes into the route's chain (src/http/chain.ts), the app's own code.
+    const leftForTheApp = own === undefined && part === 'request' && (url.includes('node_modules/router') || /\/src\//.test(url));
     const counted = own ?? (leftForTheApp ? undefined : part);
     if (counted) parts[counted] += hits.get(id) ?? 0;
     for (const child of node.children ?? []) walk(child, counted);
