@@ -3,7 +3,8 @@
 // - a full walk of GET /tasks/changes over 10,000 tasks (pages of 100) against a full GET /tasks walk;
 // - an empty poll (GET /tasks/changes with the cursor of the end) against GET /me: one at a time (latency),
 //   and under load (10 connections) against the service compiled as it ships, in a server process of
-//   its own: the server's main-thread CPU per request and req/s, the two in turn in every round;
+//   its own: the server's main-thread CPU per request and req/s, the two in turn in every round
+//   (bench/change-feed-poll.ts);
 // - what recording a change (the account's change counter, the tombstone) adds to POST, PATCH and
 //   DELETE: the tasks service served by bare node:http with its change recorder against the same
 //   service with a recorder that records nothing, side by side on one database; the difference is
@@ -11,32 +12,13 @@
 // Run alone: node --import tsx bench/change-feed.bench.ts
 // Profile:   node --import tsx bench/change-feed.bench.ts --profile  (the empty poll, or BENCH_PROFILE_REQUEST='GET /me',
 //            on SQLite under load in a server started with node --cpu-prof; BENCH_PROFILE_SECONDS)
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
 import { compiledQuery } from '../src/platform/compiled-query.js';
 import { isPostgres, type Db } from '../src/platform/db.js';
-import {
-  compiledModule,
-  cpuSoFar,
-  createDatabase,
-  formatSpread,
-  interleaved,
-  median,
-  percentile,
-  runLoad,
-  serveApp,
-  serverCpu,
-  spreadOf,
-  type Engine,
-} from './harness.js';
-import { mainThreadProfile, summariseProfile } from './profile-summary.js';
+import { createDatabase, formatSpread, median, percentile, serveApp, type Engine } from './harness.js';
+import { call, LOAD_SETUP, pollUnderLoad, profilePoll, register, urlOf } from './change-feed-poll.js';
 import { createChangeCursors } from '../src/tasks/change-cursor.js';
 import { createTaskChangeRecorder, type TaskChangeRecorder } from '../src/tasks/task-changes.js';
 import { createTasksService, type TasksService } from '../src/tasks/tasks.service.js';
@@ -46,30 +28,12 @@ const PAGE = 100;
 const WALKS = 5;
 const POLLS = 500;
 const WRITES = 300;
-const LOAD_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
-const LOAD_SECONDS = 2;
-const LOAD_CONNECTIONS = 10;
 
 interface Figures {
   p50: number;
   p99: number;
 }
 
-
-/** `elapsedMs`: from sending the request to the last byte of the answer, before it is parsed. */
-async function call(client: Client, method: string, path: string, token?: string, body?: unknown) {
-  const started = performance.now();
-  const res = await client.request({
-    method: method as 'GET',
-    path,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.body.text();
-  const elapsedMs = performance.now() - started;
-  if (res.statusCode >= 300) throw new Error(`${method} ${path} answered ${res.statusCode}: ${text}`);
-  return { body: JSON.parse(text || 'null') as Record<string, unknown>, elapsedMs };
-}
 
 const percentiles = (samples: number[]): Figures => ({ p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) });
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
@@ -145,14 +109,6 @@ function startBareWriter(tasks: TasksService, accountId: string): Promise<Server
     }, (error: unknown) => res.destroy(error as Error));
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-
-async function register(api: Client): Promise<{ token: string; accountId: string }> {
-  const registered = await call(api, 'POST', '/auth/register', undefined, { email: `bench-${randomUUID()}@example.com`, password: 'correct horse battery staple' });
-  const token = registered.body.accessToken as string;
-  return { token, accountId: (await call(api, 'GET', '/me', token)).body.id as string };
 }
 
 interface EngineFigures {
@@ -274,120 +230,6 @@ async function benchEngine(engine: Engine): Promise<EngineFigures> {
   }
 }
 
-interface PollTarget {
-  url: string;
-  token: string;
-  cursor: string;
-}
-
-/** The profiled server (a child process): an account with a few tasks, and the cursor of its feed's end, sent over IPC. */
-async function servePoll(): Promise<void> {
-  const database = await createDatabase((process.env.BENCH_POLL_ENGINE ?? 'sqlite') as Engine);
-  const { server } = await serveApp(database.url, { JWT_ACCESS_EXPIRES: '86400' });
-  const api = new Client(urlOf(server));
-  const { token } = await register(api);
-  for (let i = 0; i < 10; i++) await call(api, 'POST', '/tasks', token, { title: `Task ${i}`, labels: ['work'] });
-  const feed = await call(api, 'GET', '/tasks/changes', token);
-  await api.close();
-  process.send?.({ url: urlOf(server), token, cursor: feed.body.nextCursor as string } satisfies PollTarget);
-  process.on('message', (message) => {
-    // The monotonic clock V8's profiler stamps its samples with, in µs: where the load starts.
-    if (message === 'clock') process.send?.({ clockUs: Number(process.hrtime.bigint() / 1000n) });
-    if (message === 'cpu') process.send?.(cpuSoFar());
-  });
-  process.on('SIGTERM', () => {
-    server.closeAllConnections();
-    server.close();
-    void database.drop().finally(() => process.exit(0));
-  });
-}
-
-interface LoadFigures {
-  /** The empty poll's main-thread CPU per request over GET /me's, paired by round. */
-  cpuRatio: ReturnType<typeof spreadOf>;
-  cpu: { poll: number; me: number };
-  requestsPerSecond: { poll: number; me: number };
-}
-
-/**
- * The empty poll and GET /me under load, in turn in every round, against the service compiled as it
- * ships (bench/harness.ts, compiledModule) in a server process of its own: what each costs the server.
- * Each round polls with the cursor the last poll answered, as an app does (past a minute it is a new one).
- */
-async function pollUnderLoad(engine: Engine): Promise<LoadFigures> {
-  const child = spawn(process.execPath, [compiledModule(import.meta.url), '--serve-poll'], {
-    env: { ...process.env, BENCH_POLL_ENGINE: engine },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  try {
-    const target = await new Promise<PollTarget>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-      child.once('message', (message: PollTarget) => resolve(message));
-    });
-    const headers = { authorization: `Bearer ${target.token}` };
-    let cursor = target.cursor;
-    const requestOf = async (name: 'poll' | 'me') => {
-      if (name === 'me') return { path: '/me', headers };
-      const answer = (await (await fetch(`${target.url}/tasks/changes?cursor=${cursor}`, { headers })).json()) as { changes: unknown[]; nextCursor: string };
-      if (answer.changes.length !== 0) throw new Error('an empty poll found changes');
-      cursor = answer.nextCursor;
-      return { path: `/tasks/changes?cursor=${cursor}`, headers };
-    };
-    for (const name of ['poll', 'me'] as const) await runLoad(target.url, await requestOf(name), { connections: LOAD_CONNECTIONS, seconds: 1 });
-    const [poll, me] = await interleaved(['poll', 'me'] as const, LOAD_ROUNDS, async (name) => {
-      const request = await requestOf(name);
-      const before = await serverCpu(child);
-      const result = await runLoad(target.url, request, { connections: LOAD_CONNECTIONS, seconds: LOAD_SECONDS });
-      const after = await serverCpu(child);
-      return { cpu: (after.main - before.main) / result.total, requestsPerSecond: result.requestsPerSecond };
-    });
-    return {
-      cpuRatio: spreadOf(poll!.map((round, i) => round.cpu / me![i]!.cpu)),
-      cpu: { poll: median(poll!.map((round) => round.cpu)), me: median(me!.map((round) => round.cpu)) },
-      requestsPerSecond: { poll: median(poll!.map((round) => round.requestsPerSecond)), me: median(me!.map((round) => round.requestsPerSecond)) },
-    };
-  } finally {
-    child.removeAllListeners('exit');
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-}
-
-/** The empty poll (or GET /me) on SQLite under load, in a server started with node --cpu-prof: the profile's summary. */
-async function profilePoll(): Promise<void> {
-  const name = process.env.BENCH_PROFILE_REQUEST ?? 'empty poll';
-  if (name !== 'empty poll' && name !== 'GET /me') throw new Error("BENCH_PROFILE_REQUEST: 'empty poll' or 'GET /me'");
-  const seconds = Number(process.env.BENCH_PROFILE_SECONDS ?? 15);
-  const profileDir = mkdtempSync(join(tmpdir(), 'change-feed-profile-'));
-  const child = spawn(
-    process.execPath,
-    ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200', compiledModule(import.meta.url), '--serve-poll'],
-    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
-  );
-  const target = await new Promise<PollTarget>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    child.once('message', (message: PollTarget) => resolve(message));
-  });
-  const request = {
-    path: name === 'GET /me' ? '/me' : `/tasks/changes?cursor=${target.cursor}`,
-    headers: { authorization: `Bearer ${target.token}` },
-  };
-  await runLoad(target.url, request, { connections: 10, seconds: 2 });
-  const clockUs = await new Promise<number>((resolve) => {
-    child.once('message', (message: { clockUs: number }) => resolve(message.clockUs));
-    child.send('clock');
-  });
-  const result = await runLoad(target.url, request, { connections: 10, seconds });
-  child.removeAllListeners('exit');
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-  const file = mainThreadProfile(profileDir);
-  process.stdout.write(`${name}, SQLite, 10 connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${file} (the load's samples only)\n`);
-  process.stdout.write(summariseProfile(file, { fromUs: clockUs }));
-}
-
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 const pair = (figures: Figures) => `${ms(figures.p50)} / ${ms(figures.p99)}`;
 
@@ -407,7 +249,7 @@ async function report(): Promise<string> {
       `  full walk (median of ${WALKS}): GET /tasks/changes ${walkChanges.toFixed(0)} ms, GET /tasks ${walkTasks.toFixed(0)} ms: ${(walkChanges / walkTasks).toFixed(2)}x` +
         ` (per page ${pair(walk.changesPage)} vs ${pair(walk.tasksPage)}; all walks ${sum(walk.changes).toFixed(0)} vs ${sum(walk.tasks).toFixed(0)} ms)`,
       `  empty poll ${pair(poll.empty)} vs GET /me ${pair(poll.me)}: ${(poll.empty.p50 / poll.me.p50).toFixed(2)}x at p50, ${(poll.empty.p99 / poll.me.p99).toFixed(2)}x at p99`,
-      `  empty poll under load (${LOAD_CONNECTIONS} connections, median of ${LOAD_ROUNDS} rounds of ${LOAD_SECONDS} s): server main-thread CPU ${underLoad.cpu.poll.toFixed(0)} µs per request` +
+      `  empty poll under load (${LOAD_SETUP}): server main-thread CPU ${underLoad.cpu.poll.toFixed(0)} µs per request` +
         ` vs GET /me ${underLoad.cpu.me.toFixed(0)} µs: ${formatSpread(underLoad.cpuRatio, 3)}x paired by round;` +
         ` ${underLoad.requestsPerSecond.poll.toFixed(0)} vs ${underLoad.requestsPerSecond.me.toFixed(0)} req/s`,
     );
@@ -423,9 +265,7 @@ async function report(): Promise<string> {
   return `${lines.join('\n')}\n`;
 }
 
-if (process.argv.includes('--serve-poll')) {
-  await servePoll();
-} else if (process.argv.includes('--profile')) {
+if (process.argv.includes('--profile')) {
   await profilePoll();
   process.exit(0);
 } else {

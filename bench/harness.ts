@@ -159,12 +159,40 @@ export function cpuSoFar(): CpuSoFar {
   return { all: user + system, main };
 }
 
-/** Asks a bench's server process for its CPU so far: it answers the IPC message 'cpu' with `cpuSoFar()`. */
+/**
+ * A bench's server process answers the IPC message 'cpu' with this (`{ cpu: cpuSoFar() }`); other
+ * messages it sends (profiles, clocks) are told apart by their shape.
+ */
+export interface CpuAnswer {
+  cpu: CpuSoFar;
+}
+
+/** Asks a bench's server process for its CPU so far; fails if it exits first. */
 export function serverCpu(child: ChildProcess): Promise<CpuSoFar> {
-  return new Promise((resolve) => {
-    child.once('message', (answer: CpuSoFar) => resolve(answer));
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: unknown) => {
+      if (typeof message !== 'object' || message === null || !('cpu' in message)) return;
+      child.off('exit', onExit);
+      child.off('message', onMessage);
+      resolve((message as CpuAnswer).cpu);
+    };
+    const onExit = (code: number | null) => {
+      child.off('message', onMessage);
+      reject(new Error(`the server exited (${code}) before it told its CPU`));
+    };
+    child.on('message', onMessage);
+    child.once('exit', onExit);
     child.send('cpu');
   });
+}
+
+/** Stops a bench's server process (SIGTERM) and waits until it has exited; at once if it already has. */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  child.removeAllListeners('exit');
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
 }
 
 /** Fixed-width table rows: the first cell left-aligned, the others right-aligned. */

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
 import { createAccessTokens } from '../src/auth/access-tokens.js';
-import { percentile, runLoad, serveApp, type LoadRequest } from './harness.js';
+import { percentile, runLoad, serveApp, stopServer, type LoadRequest } from './harness.js';
 import { mainThreadProfile, summariseProfile } from './profile-summary.js';
 
 const TASKS = 500;
@@ -205,10 +205,7 @@ async function profileRequest(): Promise<void> {
     child.send('clock');
   });
   const result = await runLoad(served.base, request, { connections: PROFILE_CONNECTIONS, seconds });
-  child.removeAllListeners('exit');
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+  await stopServer(child);
   // The main thread's profile (thread 0): tsx's module hooks run in a worker thread that writes one of its own.
   const file = mainThreadProfile(profileDir);
   process.stdout.write(`${name}, SQLite, ${PROFILE_CONNECTIONS} connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${file} (the load's samples only)\n`);

@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import knexFactory from 'knex';
 import { TestRedisCluster } from '../contract-tests/support/redis-cluster.js';
 import { createService } from '../src/wiring.js';
@@ -27,8 +28,9 @@ import { MemoryStore } from '../src/limits/memory.store.js';
 import { RedisStore } from '../src/limits/redis.store.js';
 import { authenticatedPlan } from '../src/limits/request-plan.js';
 import { createLogger } from '../src/platform/logger.js';
+import { projectRoot } from '../src/platform/paths.js';
 import { RedisConnection } from '../src/platform/redis.js';
-import { cpuSoFar, median, POSTGRES_ADMIN_URL, REDIS_URL, runLoad, serverCpu } from './harness.js';
+import { cpuSoFar, median, POSTGRES_ADMIN_URL, REDIS_URL, runLoad, serverCpu, type CpuAnswer } from './harness.js';
 
 const HIGH = '1000000000';
 const CONNECTIONS = 10;
@@ -64,7 +66,7 @@ async function serve(): Promise<void> {
   process.send?.({ ports: servers.map((server) => (server.address() as { port: number }).port) });
   const profiler = new Session();
   process.on('message', (message) => {
-    if (message === 'cpu') process.send?.(cpuSoFar());
+    if (message === 'cpu') process.send?.({ cpu: cpuSoFar() } satisfies CpuAnswer);
     // V8's sampling profiler over a window the bench chooses (not the start-up), every 100 µs.
     if (message === 'profile') {
       profiler.connect();
@@ -244,8 +246,9 @@ async function observabilityCost(): Promise<void> {
 }
 
 /** Profile frames of observability's own code, by file: what is done for each request, and the writing of the lines. */
+const projectSrc = pathToFileURL(join(projectRoot, 'src/')).href;
 const OBSERVABILITY_FILES: [RegExp, 'request' | 'written'][] = [
-  [/src\/http\/(request-log|access-line|metrics|request-durations)\.ts$/, 'request'],
+  [/\/src\/http\/(request-log|request-state|access-line|metrics|request-durations)\.ts$/, 'request'],
   [/src\/platform\/logger\.ts$/, 'written'],
 ];
 
@@ -281,7 +284,7 @@ async function observabilityShareOfProfile(): Promise<{ observability: number; s
     const own = partOf(node);
     const { url } = node.callFrame;
     // The request log's `next` goes into the route's chain (src/http/chain.ts), the app's own code.
-    const leftForTheApp = own === undefined && part === 'request' && (url.includes('node_modules/router') || /\/src\//.test(url));
+    const leftForTheApp = own === undefined && part === 'request' && (url.includes('node_modules/router') || url.startsWith(projectSrc));
     const counted = own ?? (leftForTheApp ? undefined : part);
     if (counted) parts[counted] += hits.get(id) ?? 0;
     for (const child of node.children ?? []) walk(child, counted);

@@ -29,7 +29,9 @@ import {
   runLoad,
   serverCpu,
   spreadOf,
+  stopServer,
   tableLine,
+  type CpuAnswer,
   type Database,
   type Engine,
   type LoadRequest,
@@ -128,7 +130,7 @@ async function serve(): Promise<void> {
   ];
   process.send?.({ targets });
   process.on('message', (message) => {
-    if (message === 'cpu') process.send?.(cpuSoFar());
+    if (message === 'cpu') process.send?.({ cpu: cpuSoFar() } satisfies CpuAnswer);
     // The monotonic clock V8's profiler stamps its samples with, in µs: where the load starts.
     if (message === 'clock') process.send?.({ clockUs: Number(process.hrtime.bigint() / 1000n) });
   });
@@ -176,10 +178,7 @@ async function start(engine: Engine, nodeOptions: string[] = []): Promise<Runnin
     child,
     targets,
     stop: async () => {
-      child.removeAllListeners('exit');
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      await stopServer(child);
       for (const database of databases) await database.drop();
       rmSync(dir, { recursive: true, force: true });
     },

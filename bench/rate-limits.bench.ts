@@ -29,7 +29,7 @@ import { MemoryStore } from '../src/limits/memory.store.js';
 import { RedisStore } from '../src/limits/redis.store.js';
 import { authenticatedPlan } from '../src/limits/request-plan.js';
 import { RedisConnection, type RedisClient } from '../src/platform/redis.js';
-import { median, REDIS_URL, runLoad } from './harness.js';
+import { cpuSoFar, median, REDIS_URL, runLoad, serverCpu, type CpuAnswer } from './harness.js';
 
 // Database 7 of the local Redis belongs to this bench (tests use 9 to 15); it is emptied first.
 const HIGH = '1000000000';
@@ -130,7 +130,7 @@ async function serve(anchor: AnchorName | undefined): Promise<void> {
     process.stdout.write(`listening on port ${(server.address() as { port: number }).port}\n`);
   });
   process.on('message', (message) => {
-    if (message === 'cpu') process.send?.(process.cpuUsage());
+    if (message === 'cpu') process.send?.({ cpu: cpuSoFar() } satisfies CpuAnswer);
   });
   process.on('SIGTERM', () => {
     server.close();
@@ -187,14 +187,6 @@ async function start(variant: Variant): Promise<Running> {
   return { variant, child, baseUrl, token, path, dir };
 }
 
-/** CPU microseconds the server process has used so far. */
-function serverCpu(server: Running): Promise<number> {
-  return new Promise((resolve) => {
-    server.child.once('message', (usage: NodeJS.CpuUsage) => resolve(usage.user + usage.system));
-    server.child.send('cpu');
-  });
-}
-
 /** CPU microseconds the Redis server has used so far (all its clients: only this bench runs then). */
 async function redisCpu(redis: RedisClient): Promise<number> {
   const info = await redis.info('cpu');
@@ -213,10 +205,10 @@ interface Measurement {
 async function measure(server: Running, seconds: number, redis: RedisClient): Promise<Measurement> {
   // Let the server measured before settle (closing sockets, collecting garbage) on a 2-core machine.
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  const [cpuBefore, redisBefore] = [await serverCpu(server), await redisCpu(redis)];
+  const [cpuBefore, redisBefore] = [(await serverCpu(server.child)).all, await redisCpu(redis)];
   // Any answer but a 2xx fails the bench: a limit was reached or the server failed.
   const result = await runLoad(server.baseUrl, { path: server.path, headers: { authorization: `Bearer ${server.token}` } }, { connections: CONNECTIONS, seconds });
-  const [cpuAfter, redisAfter] = [await serverCpu(server), await redisCpu(redis)];
+  const [cpuAfter, redisAfter] = [(await serverCpu(server.child)).all, await redisCpu(redis)];
   const served = result.total;
   return {
     requestsPerSecond: result.requestsPerSecond,

@@ -31,11 +31,14 @@ export function accessLineWriter(logger: Logger): (level: 'info' | 'error', line
   if (changesItsLines(internals)) return (level, line) => logger[level]({ ...line }, 'request');
   const message = `,${JSON.stringify(internals[messageKeySym])}:"request"`;
   // A route's template and operationId come from the operation table: written once each, then reused.
-  const routeFields = new Map<string | null, string>();
+  const routeFields = new Map<string | null, { route: string | null; text: string }>();
   const routeFieldsOf = ({ route, operationId }: AccessLine) => {
     let fields = routeFields.get(operationId);
-    if (fields === undefined) routeFields.set(operationId, (fields = `,"route":${stringOrNull(route)},"operationId":${stringOrNull(operationId)}`));
-    return fields;
+    if (fields?.route !== route) {
+      fields = { route, text: `,"route":${stringOrNull(route)},"operationId":${stringOrNull(operationId)}` };
+      routeFields.set(operationId, fields);
+    }
+    return fields.text;
   };
   return (level, line) => {
     if (!logger.isLevelEnabled(level)) return;

@@ -1,12 +1,11 @@
 import { Histogram, Registry, type Metric } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { REQUEST_DURATION_BUCKETS } from './metrics.js';
+import { REQUEST_DURATION_BUCKETS, REQUEST_DURATION_HELP as HELP, REQUEST_DURATION_NAME as NAME } from './metrics.js';
 import type { OperationRoute } from './operation-table.js';
 import { RequestDurations } from './request-durations.js';
 
-const NAME = 'task_service_http_request_duration_seconds';
-const HELP = 'Time from the first middleware to the last byte written, by operationId and status.';
-const routes = [{ operationId: 'getMe' }, { operationId: 'listTasks' }, undefined] as (OperationRoute | undefined)[];
+// Two route objects of one operation count as one series, as prom-client counts by its labels alone.
+const routes = [{ operationId: 'getMe' }, { operationId: 'listTasks' }, undefined, { operationId: 'getMe' }] as (OperationRoute | undefined)[];
 
 /** Ours and prom-client's own Histogram, each in a registry of its own, given the same requests. */
 function both() {
@@ -37,11 +36,18 @@ describe('the request duration histogram', () => {
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     // Exactly on every bound, above the last, and spread between, on routes and statuses in turn.
     const durations = [...REQUEST_DURATION_BUCKETS, 0, 12.5, ...Array.from({ length: 2000 }, () => random() ** 4 * 3)];
-    durations.forEach((seconds, i) => observe(routes[i % 3], [200, 401, 429][Math.floor(i / 3) % 3]!, seconds));
+    durations.forEach((seconds, i) => observe(routes[i % 4], [200, 401, 429][Math.floor(i / 4) % 3]!, seconds));
 
     expect((await lines(ours)).length).toBeGreaterThan(9 * 16);
     expect(await lines(ours)).toEqual(await lines(theirs));
     expect(await samples(ours)).toEqual(await samples(theirs));
+  });
+
+  it('refuses a duration that is no number, as prom-client does, and keeps its sums', async () => {
+    const { ours, theirs, observe } = both();
+    observe(routes[0], 200, 0.003);
+    for (const bad of [NaN, Infinity]) expect(() => observe(routes[0], 200, bad)).toThrow(TypeError);
+    expect(await lines(ours)).toEqual(await lines(theirs));
   });
 
   it('starts again at a reset, as prom-client does', async () => {

@@ -1,0 +1,178 @@
+// The change feed's empty poll against GET /me in a server process of its own (bench/change-feed.bench.ts
+// runs these): under load, what each costs the server, and a CPU profile of either. Also the API calls
+// the change-feed bench makes. Started with --serve-poll (compiled, bench/harness.ts's compiledModule),
+// this module is that server.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client } from 'undici';
+import {
+  compiledModule,
+  cpuSoFar,
+  createDatabase,
+  interleaved,
+  median,
+  runLoad,
+  serveApp,
+  serverCpu,
+  spreadOf,
+  stopServer,
+  type CpuAnswer,
+  type Engine,
+  type Spread,
+} from './harness.js';
+import { mainThreadProfile, summariseProfile } from './profile-summary.js';
+
+const LOAD_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const LOAD_SECONDS = 2;
+const LOAD_CONNECTIONS = 10;
+
+/** `elapsedMs`: from sending the request to the last byte of the answer, before it is parsed. */
+export async function call(client: Client, method: string, path: string, token?: string, body?: unknown) {
+  const started = performance.now();
+  const res = await client.request({
+    method: method as 'GET',
+    path,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.body.text();
+  const elapsedMs = performance.now() - started;
+  if (res.statusCode >= 300) throw new Error(`${method} ${path} answered ${res.statusCode}: ${text}`);
+  return { body: JSON.parse(text || 'null') as Record<string, unknown>, elapsedMs };
+}
+
+export const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+export async function register(api: Client): Promise<{ token: string; accountId: string }> {
+  const registered = await call(api, 'POST', '/auth/register', undefined, { email: `bench-${randomUUID()}@example.com`, password: 'correct horse battery staple' });
+  const token = registered.body.accessToken as string;
+  return { token, accountId: (await call(api, 'GET', '/me', token)).body.id as string };
+}
+
+interface PollTarget {
+  url: string;
+  token: string;
+  cursor: string;
+}
+
+/** The server (a child process): an account with a few tasks, and the cursor of its feed's end, sent over IPC. */
+async function servePoll(): Promise<void> {
+  const database = await createDatabase((process.env.BENCH_POLL_ENGINE ?? 'sqlite') as Engine);
+  const { server } = await serveApp(database.url, { JWT_ACCESS_EXPIRES: '86400' });
+  const api = new Client(urlOf(server));
+  const { token } = await register(api);
+  for (let i = 0; i < 10; i++) await call(api, 'POST', '/tasks', token, { title: `Task ${i}`, labels: ['work'] });
+  const feed = await call(api, 'GET', '/tasks/changes', token);
+  await api.close();
+  process.send?.({ url: urlOf(server), token, cursor: feed.body.nextCursor as string } satisfies PollTarget);
+  process.on('message', (message) => {
+    // The monotonic clock V8's profiler stamps its samples with, in µs: where the load starts.
+    if (message === 'clock') process.send?.({ clockUs: Number(process.hrtime.bigint() / 1000n) });
+    if (message === 'cpu') process.send?.({ cpu: cpuSoFar() } satisfies CpuAnswer);
+  });
+  process.on('SIGTERM', () => {
+    server.closeAllConnections();
+    server.close();
+    void database.drop().finally(() => process.exit(0));
+  });
+}
+
+/** The server process, compiled as the service ships, and what it serves once it is ready. */
+async function startPollServer(engine: Engine, nodeOptions: string[] = []): Promise<{ child: ChildProcess; target: PollTarget }> {
+  const child = spawn(process.execPath, [...nodeOptions, compiledModule(import.meta.url), '--serve-poll'], {
+    env: { ...process.env, BENCH_POLL_ENGINE: engine },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    const target = await new Promise<PollTarget>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`the poll's server exited (${code}) before it was ready`)));
+      child.once('message', (message: PollTarget) => resolve(message));
+    });
+    return { child, target };
+  } catch (err) {
+    await stopServer(child);
+    throw err;
+  }
+}
+
+export interface LoadFigures {
+  /** The empty poll's main-thread CPU per request over GET /me's, paired by round. */
+  cpuRatio: Spread;
+  cpu: { poll: number; me: number };
+  requestsPerSecond: { poll: number; me: number };
+}
+
+/**
+ * The empty poll and GET /me under load, in turn in every round: what each costs the server.
+ * Each round polls with the cursor the last poll answered, as an app does (past a minute it is a new one).
+ */
+export async function pollUnderLoad(engine: Engine): Promise<LoadFigures> {
+  const { child, target } = await startPollServer(engine);
+  try {
+    const headers = { authorization: `Bearer ${target.token}` };
+    let cursor = target.cursor;
+    const requestOf = async (name: 'poll' | 'me') => {
+      if (name === 'me') return { path: '/me', headers };
+      const polled = await fetch(`${target.url}/tasks/changes?cursor=${cursor}`, { headers });
+      if (!polled.ok) throw new Error(`the poll answered ${polled.status}: ${await polled.text()}`);
+      const answer = (await polled.json()) as { changes: unknown[]; nextCursor: string };
+      if (answer.changes.length !== 0) throw new Error('an empty poll found changes');
+      cursor = answer.nextCursor;
+      return { path: `/tasks/changes?cursor=${cursor}`, headers };
+    };
+    for (const name of ['poll', 'me'] as const) await runLoad(target.url, await requestOf(name), { connections: LOAD_CONNECTIONS, seconds: 1 });
+    const [poll, me] = await interleaved(['poll', 'me'] as const, LOAD_ROUNDS, async (name) => {
+      const request = await requestOf(name);
+      const before = await serverCpu(child);
+      const result = await runLoad(target.url, request, { connections: LOAD_CONNECTIONS, seconds: LOAD_SECONDS });
+      const after = await serverCpu(child);
+      return { cpu: (after.main - before.main) / result.total, requestsPerSecond: result.requestsPerSecond };
+    });
+    return {
+      cpuRatio: spreadOf(poll!.map((round, i) => round.cpu / me![i]!.cpu)),
+      cpu: { poll: median(poll!.map((round) => round.cpu)), me: median(me!.map((round) => round.cpu)) },
+      requestsPerSecond: { poll: median(poll!.map((round) => round.requestsPerSecond)), me: median(me!.map((round) => round.requestsPerSecond)) },
+    };
+  } finally {
+    await stopServer(child);
+  }
+}
+
+export const LOAD_SETUP = `${LOAD_CONNECTIONS} connections, median of ${LOAD_ROUNDS} rounds of ${LOAD_SECONDS} s`;
+
+/** The empty poll (or GET /me) on SQLite under load, in a server started with node --cpu-prof: the profile's summary. */
+export async function profilePoll(): Promise<void> {
+  const name = process.env.BENCH_PROFILE_REQUEST ?? 'empty poll';
+  if (name !== 'empty poll' && name !== 'GET /me') throw new Error("BENCH_PROFILE_REQUEST: 'empty poll' or 'GET /me'");
+  const seconds = Number(process.env.BENCH_PROFILE_SECONDS ?? 15);
+  const profileDir = mkdtempSync(join(tmpdir(), 'change-feed-profile-'));
+  const { child, target } = await startPollServer('sqlite', ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200']);
+  let result: Awaited<ReturnType<typeof runLoad>>;
+  let clockUs: number;
+  try {
+    const request = {
+      path: name === 'GET /me' ? '/me' : `/tasks/changes?cursor=${target.cursor}`,
+      headers: { authorization: `Bearer ${target.token}` },
+    };
+    await runLoad(target.url, request, { connections: 10, seconds: 2 });
+    clockUs = await new Promise<number>((resolve) => {
+      child.once('message', (message: { clockUs: number }) => resolve(message.clockUs));
+      child.send('clock');
+    });
+    result = await runLoad(target.url, request, { connections: 10, seconds });
+  } finally {
+    // The profile is written as the server exits.
+    await stopServer(child);
+  }
+  const file = mainThreadProfile(profileDir);
+  process.stdout.write(`${name}, SQLite, 10 connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${file} (the load's samples only)\n`);
+  process.stdout.write(summariseProfile(file, { fromUs: clockUs }));
+}
+
+if (process.argv.includes('--serve-poll')) await servePoll();
