@@ -1,5 +1,6 @@
 // The one bench harness: percentiles and spread, throwaway databases on either engine, the
-// autocannon load runner, and interleaved rounds. Every bench/*.bench.ts takes these from here.
+// autocannon load runner, interleaved rounds, a server process's CPU and its stop, and the bench
+// modules compiled as the service ships. Every bench/*.bench.ts takes these from here.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';

@@ -8,9 +8,9 @@ import { RequestDurations } from './request-durations.js';
 
 export type { Metric };
 
-/** 1 ms to 10 s: a fast read and a request stuck behind a slow database both land in a bucket of their own. */
 export const REQUEST_DURATION_NAME = 'task_service_http_request_duration_seconds';
 export const REQUEST_DURATION_HELP = 'Time from the first middleware to the last byte written, by operationId and status.';
+/** 1 ms to 10 s: a fast read and a request stuck behind a slow database both land in a bucket of their own. */
 export const REQUEST_DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export interface HttpMetrics {
