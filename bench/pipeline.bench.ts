@@ -1,10 +1,11 @@
 // Each request against its floor: the app as createService builds it (observability off and on)
 // against a bare node:http server and a bare Express 5 app doing the same work (bench/floors.ts),
-// all four in one server process, on SQLite + in-process counters and on PostgreSQL + Redis, for
+// each in a server process of its own, on SQLite + in-process counters and on PostgreSQL + Redis, for
 // GET /me, GET /tasks?limit=10, GET /tasks?limit=100 and POST /tasks. autocannon in this process;
 // the targets take turns in every round (order rotated), and each figure is the median of the rounds
 // with their range. The API's share of a floor is paired: its req/s over the floor's in the same round.
-// Run alone: node --import tsx bench/pipeline.bench.ts  (BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_ENGINES=sqlite,postgres, BENCH_REQUESTS)
+// Run alone: node --import tsx bench/pipeline.bench.ts  (BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_ENGINES=sqlite,postgres, BENCH_REQUESTS;
+//            BENCH_CONTROL=1: "API obs on" without observability, what the bench reads as a cost where there is none)
 // Profile:   node --import tsx bench/pipeline.bench.ts --profile  (GET /me, or BENCH_PROFILE_REQUEST='POST /tasks', on SQLite or BENCH_PROFILE_ENGINE=postgres, of BENCH_PROFILE_TARGET='API obs off' or another target, under load, node --cpu-prof)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -17,7 +18,7 @@ import { loadConfig } from '../src/config.js';
 import { createDb, migrate } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createService, type Service } from '../src/wiring.js';
-import { startExpressFloor, startNodeFloor, type Floor } from './floors.js';
+import { startExpressFloor, startNodeFloor } from './floors.js';
 import {
   BENCH_JWT_SECRET,
   compiledModule,
@@ -74,6 +75,17 @@ interface ServedTarget {
   token: string;
 }
 
+/** A target in a server process of its own: the process whose CPU its rounds read. */
+interface RunningTarget extends ServedTarget {
+  child: ChildProcess;
+}
+
+/** What a target's process sends once it listens: its URL and, for an app, the account it signed up. */
+interface Listening {
+  url: string;
+  account?: { token: string; accountId: string };
+}
+
 const listen = (service: Service) =>
   new Promise<Server>((resolve) => {
     const server: Server = service.app.listen(0, '127.0.0.1', () => resolve(server));
@@ -98,101 +110,129 @@ async function signUpWithTasks(url: string): Promise<{ token: string; accountId:
 }
 
 /**
- * The server process: the two apps and the two floors, each on its own database (BENCH_DATABASES,
- * in TARGETS order); the floors' databases get a copy of the "on" app's account and tasks, so every
- * target reads the same rows with the same token. Sends the targets over IPC.
+ * A target's server process (`--serve <target>`, on BENCH_DATABASE): one app or one floor, alone, as
+ * each runs in production. In one process the targets had shared a heap, its collections, and the
+ * code both apps run, whose compiled forms then saw the request objects of both: an app's figure
+ * moved with what the other had done (PostgreSQL's GET /me, docs/benchmarks.md#pipeline).
+ * An app signs up its own account and makes its tasks; BENCH_CONTROL=1 builds "API obs on" without
+ * observability too, so the two apps' difference is what the bench reads where there is none.
  */
-async function serve(): Promise<void> {
-  const urls = process.env.BENCH_DATABASES!.split(' ');
-  const logger = createLogger(loadConfig(process.env).LOG_LEVEL);
-  const configFor = (i: number) => loadConfig({ ...process.env, DATABASE_URL: urls[i]! });
-  const off = await createService(configFor(2), logger, { observe: false });
-  const on = await createService(configFor(3), logger);
-  const servers = [await listen(off), await listen(on)];
-  const offAccount = await signUpWithTasks(urlOf(servers[0]!));
-  const onAccount = await signUpWithTasks(urlOf(servers[1]!));
-
-  const config = configFor(3);
-  const floors: Floor[] = [];
-  for (const [i, start] of [startNodeFloor, startExpressFloor].entries()) {
-    const db = createDb(configFor(i).database);
-    await migrate(db);
-    await db('accounts').insert(await on.db('accounts').where('id', onAccount.accountId));
-    await db.batchInsert('tasks', await on.db('tasks').where('account_id', onAccount.accountId), 100);
-    await db.destroy();
-    floors.push(await start({ databaseUrl: urls[i]!, jwtSecret: BENCH_JWT_SECRET, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, maxTasks: MAX_TASKS }));
+async function serve(name: TargetName): Promise<void> {
+  const config = loadConfig({ ...process.env, DATABASE_URL: process.env.BENCH_DATABASE! });
+  let listening: Listening;
+  let close: () => Promise<unknown>;
+  if (name === 'API obs off' || name === 'API obs on') {
+    const observe = name === 'API obs on' && process.env.BENCH_CONTROL !== '1';
+    const service = await createService(config, createLogger(config.LOG_LEVEL), { observe });
+    const server = await listen(service);
+    listening = { url: urlOf(server), account: await signUpWithTasks(urlOf(server)) };
+    close = () => {
+      server.closeAllConnections();
+      server.close();
+      return service.components.stop();
+    };
+  } else {
+    const start = name === 'node:http' ? startNodeFloor : startExpressFloor;
+    const floor = await start({ databaseUrl: process.env.BENCH_DATABASE!, jwtSecret: BENCH_JWT_SECRET, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, maxTasks: MAX_TASKS });
+    listening = { url: floor.url };
+    close = () => floor.close();
   }
-  const targets: ServedTarget[] = [
-    { name: 'node:http', url: floors[0]!.url, token: onAccount.token },
-    { name: 'Express', url: floors[1]!.url, token: onAccount.token },
-    { name: 'API obs off', url: urlOf(servers[0]!), token: offAccount.token },
-    { name: 'API obs on', url: urlOf(servers[1]!), token: onAccount.token },
-  ];
-  process.send?.({ targets });
+  process.send?.(listening);
   process.on('message', (message) => {
     if (message === 'cpu') process.send?.({ cpu: cpuSoFar() } satisfies CpuAnswer);
     // The monotonic clock V8's profiler stamps its samples with, in µs: where the load starts.
     if (message === 'clock') process.send?.({ clockUs: Number(process.hrtime.bigint() / 1000n) });
   });
-  process.on('SIGTERM', () => {
-    for (const server of servers) {
-      server.closeAllConnections();
-      server.close();
-    }
-    void Promise.all([...floors.map((floor) => floor.close()), off.components.stop(), on.components.stop()]).finally(() => process.exit(0));
-  });
+  process.on('SIGTERM', () => void close().finally(() => process.exit(0)));
 }
 
 interface Running {
-  child: ChildProcess;
-  targets: ServedTarget[];
+  targets: RunningTarget[];
   stop: () => Promise<void>;
 }
 
-async function start(engine: Engine, nodeOptions: string[] = []): Promise<Running> {
+/**
+ * Every target in its own server process, each on a database of its own. The apps come first; each
+ * floor's database then gets a copy of the "on" app's account and tasks, so every target reads the
+ * same rows with the same token. `nodeOptions` go to the process of `optionsFor` (a profiler's).
+ */
+async function start(engine: Engine, nodeOptions: { optionsFor: TargetName; options: string[] } | undefined = undefined): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'pipeline-bench-'));
   const databases: Database[] = [];
-  for (let i = 0; i < TARGETS.length; i++) databases.push(await createDatabase(engine));
-  const log = openSync(join(dir, 'server.log'), 'a');
-  // The app and the floors as they ship: compiled by tsc, not under tsx (bench/harness.ts).
-  const child = spawn(process.execPath, [...nodeOptions, compiledModule(import.meta.url), '--serve'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-      JWT_SECRET: BENCH_JWT_SECRET,
-      JWT_ACCESS_EXPIRES: '86400',
-      CONNECTOR_SECRET_KEY: '0'.repeat(64),
-      TASKS_MAX_PER_ACCOUNT: String(MAX_TASKS),
-      ...highLimits,
-      ...(engine === 'postgres' ? { REDIS_URL, REDIS_KEY_PREFIX: `bench-pipeline-${randomUUID()}:` } : {}),
-      BENCH_DATABASES: databases.map((database) => database.url).join(' '),
-    },
-    stdio: ['ignore', log, 'inherit', 'ipc'],
-  });
-  const targets = await new Promise<ServedTarget[]>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    child.once('message', (message: { targets: ServedTarget[] }) => resolve(message.targets));
-  });
-  return {
-    child,
-    targets,
-    stop: async () => {
-      await stopServer(child);
-      for (const database of databases) await database.drop();
-      rmSync(dir, { recursive: true, force: true });
-    },
+  const children: ChildProcess[] = [];
+  const redisPrefix = `bench-pipeline-${randomUUID()}:`;
+  const spawnTarget = async (name: TargetName, database: Database): Promise<{ child: ChildProcess; listening: Listening }> => {
+    const log = openSync(join(dir, `${name.replaceAll(/[^a-z]/gi, '-')}.log`), 'a');
+    // The app and the floors as they ship: compiled by tsc, not under tsx (bench/harness.ts).
+    const options = nodeOptions?.optionsFor === name ? nodeOptions.options : [];
+    const child = spawn(process.execPath, [...options, compiledModule(import.meta.url), '--serve', name], {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+        JWT_SECRET: BENCH_JWT_SECRET,
+        JWT_ACCESS_EXPIRES: '86400',
+        CONNECTOR_SECRET_KEY: '0'.repeat(64),
+        TASKS_MAX_PER_ACCOUNT: String(MAX_TASKS),
+        ...highLimits,
+        ...(engine === 'postgres' ? { REDIS_URL, REDIS_KEY_PREFIX: redisPrefix } : {}),
+        BENCH_DATABASE: database.url,
+      },
+      stdio: ['ignore', log, 'inherit', 'ipc'],
+    });
+    children.push(child);
+    const listening = await new Promise<Listening>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`${name}'s server exited with ${code}`)));
+      child.once('message', (message: Listening) => resolve(message));
+    });
+    return { child, listening };
   };
+  const stop = async () => {
+    for (const child of children) await stopServer(child);
+    for (const database of databases) await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < TARGETS.length; i++) databases.push(await createDatabase(engine));
+    const [nodeDatabase, expressDatabase, offDatabase, onDatabase] = databases as [Database, Database, Database, Database];
+    const off = await spawnTarget('API obs off', offDatabase);
+    const on = await spawnTarget('API obs on', onDatabase);
+    const onAccount = on.listening.account!;
+    const source = createDb(loadConfig({ ...process.env, DATABASE_URL: onDatabase.url }).database);
+    const floors: RunningTarget[] = [];
+    try {
+      for (const [name, database] of [['node:http', nodeDatabase], ['Express', expressDatabase]] as const) {
+        const db = createDb(loadConfig({ ...process.env, DATABASE_URL: database.url }).database);
+        await migrate(db);
+        await db('accounts').insert(await source('accounts').where('id', onAccount.accountId));
+        await db.batchInsert('tasks', await source('tasks').where('account_id', onAccount.accountId), 100);
+        await db.destroy();
+        const floor = await spawnTarget(name, database);
+        floors.push({ name, url: floor.listening.url, token: onAccount.token, child: floor.child });
+      }
+    } finally {
+      await source.destroy();
+    }
+    const targets: RunningTarget[] = [
+      ...floors,
+      { name: 'API obs off', url: off.listening.url, token: off.listening.account!.token, child: off.child },
+      { name: 'API obs on', url: on.listening.url, token: onAccount.token, child: on.child },
+    ];
+    return { targets, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 const load = (target: ServedTarget, request: LoadRequest, seconds: number) =>
   runLoad(target.url, { ...request, headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' } }, { connections: CONNECTIONS, seconds });
 
 /** req/s, and the server's main-thread CPU µs per request (only the measured target is loaded meanwhile). */
-async function measure(child: ChildProcess, target: ServedTarget, request: LoadRequest, seconds: number) {
-  const before = await serverCpu(child);
+async function measure(target: RunningTarget, request: LoadRequest, seconds: number) {
+  const before = await serverCpu(target.child);
   const result = await load(target, request, seconds);
-  const after = await serverCpu(child);
+  const after = await serverCpu(target.child);
   return { requestsPerSecond: result.requestsPerSecond, mainCpuPerRequest: (after.main - before.main) / result.total };
 }
 
@@ -219,7 +259,7 @@ async function benchEngine(engine: Engine): Promise<string> {
     };
     for (const { name, request } of REQUESTS) {
       for (const target of running.targets) await load(target, request, 1);
-      const rounds = await interleaved(running.targets, ROUNDS, (target) => measure(running.child, target, request, ROUND_SECONDS));
+      const rounds = await interleaved(running.targets, ROUNDS, (target) => measure(target, request, ROUND_SECONDS));
       const rps = rounds.map((results) => results.map((result) => result.requestsPerSecond));
       const cpuPerRequest = rounds.map((results) => results.map((result) => result.mainCpuPerRequest));
       throughput.push(tableLine([name, ...cells(rps, (api, floor) => api / floor, (on, off) => 1 - on / off, 0)], 22, 22));
@@ -240,15 +280,15 @@ async function profileRequest(): Promise<void> {
   if (!request) throw new Error(`BENCH_PROFILE_REQUEST: one of ${ALL_REQUESTS.map((r) => r.name).join(', ')}`);
   const profileDir = mkdtempSync(join(tmpdir(), 'pipeline-profile-'));
   const engine = (process.env.BENCH_PROFILE_ENGINE ?? 'sqlite') as Engine;
-  const running = await start(engine, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200']);
-  const targetName = process.env.BENCH_PROFILE_TARGET ?? 'API obs on';
-  const target = running.targets.find((t) => t.name === targetName);
-  if (!target) throw new Error(`BENCH_PROFILE_TARGET: one of ${running.targets.map((t) => t.name).join(', ')}`);
+  const targetName = (process.env.BENCH_PROFILE_TARGET ?? 'API obs on') as TargetName;
+  if (!TARGETS.includes(targetName)) throw new Error(`BENCH_PROFILE_TARGET: one of ${TARGETS.join(', ')}`);
+  const running = await start(engine, { optionsFor: targetName, options: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200'] });
+  const target = running.targets.find((t) => t.name === targetName)!;
   const seconds = Number(process.env.BENCH_PROFILE_SECONDS ?? 20);
   await load(target, request, 2);
   const clockUs = await new Promise<number>((resolve) => {
-    running.child.once('message', (message: { clockUs: number }) => resolve(message.clockUs));
-    running.child.send('clock');
+    target.child.once('message', (message: { clockUs: number }) => resolve(message.clockUs));
+    target.child.send('clock');
   });
   const result = await load(target, request, seconds);
   await running.stop();
@@ -257,8 +297,9 @@ async function profileRequest(): Promise<void> {
   process.stdout.write(summariseProfile(file, { fromUs: clockUs }));
 }
 
-if (process.argv.includes('--serve')) {
-  await serve();
+const served = process.argv.indexOf('--serve');
+if (served >= 0) {
+  await serve(process.argv[served + 1] as TargetName);
 } else if (process.argv.includes('--profile')) {
   await profileRequest();
   process.exit(0);
