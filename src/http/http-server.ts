@@ -2,6 +2,7 @@ import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { RequestListener } from 'node:http';
 import type { Config } from '../config.js';
+import { messageClassesOf } from './message-classes.js';
 import { errors, type AppError } from '../platform/errors.js';
 
 /** How often Node looks for requests past their timeouts (its default, 30 s, would let a 10 s limit run to 40 s). */
@@ -18,6 +19,7 @@ export function createHttpServer(app: RequestListener, config: Pick<Config, 'HTT
       headersTimeout: config.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
       requestTimeout: config.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
       connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+      ...messageClassesOf(app),
     },
     app,
   );

@@ -1,0 +1,139 @@
+import type { AddressInfo } from 'node:net';
+import { get, type IncomingMessage, type Server } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import express, { type Express, type Request } from 'express';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+import { createDb } from '../platform/db.js';
+import { createLogger } from '../platform/logger.js';
+import { createTestApp, identifyBy } from '../test-support/app.js';
+import { createHttpServer } from './http-server.js';
+import { buildMessagesAsTheApp, messageClassesOf } from './message-classes.js';
+import { operation } from './operations.js';
+
+// V8's own answer to "do these two objects have one hidden class": a function compiled after the flag is set.
+setFlagsFromString('--allow-natives-syntax');
+const haveSameHiddenClass = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
+
+const servers: Server[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) server.close();
+});
+
+const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
+const account = { id: '00000000-0000-4000-8000-000000000001', email: 'ada@example.com', name: null, createdAt: '2026-01-01T00:00:00.000Z' };
+
+/**
+ * The service's app whose GET /me holds each request until `release`: two requests held at the same
+ * step of the same route, to compare.
+ */
+function heldApp() {
+  const held: Request[] = [];
+  let release = () => {};
+  let released = Promise.resolve();
+  const app = createTestApp({
+    config,
+    db: createDb({ client: 'sqlite', filename: ':memory:' }),
+    logger: createLogger('silent'),
+    readiness: { database: async () => true },
+    identifyCaller: identifyBy(() => ({ accountId: account.id, clientId: 'web', kind: 'web', scopes: ['tasks:read'] })),
+    rateLimit: (_req, _res, next) => next(),
+    operations: [
+      operation('getMe', async ({ req }) => {
+        held.push(req);
+        await released;
+        return { status: 200, body: account };
+      }),
+    ],
+  });
+  return {
+    app,
+    held,
+    hold() {
+      released = new Promise((resolve) => (release = resolve));
+    },
+    release: () => release(),
+  };
+}
+
+async function listening(server: Server): Promise<string> {
+  servers.push(server);
+  if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const getMe = (url: string) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    get(`${url}/me`, { headers: { authorization: 'Bearer any' } }, (res: IncomingMessage) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    }).on('error', reject);
+  });
+
+/** After warming up, two requests held in the handler at once: do their request and response objects share a hidden class? */
+async function twoHeldRequests(served: ReturnType<typeof heldApp>, url: string) {
+  for (let i = 0; i < 20; i++) expect((await getMe(url)).status).toBe(200);
+  served.held.length = 0;
+  served.hold();
+  const answers = [getMe(url), getMe(url)];
+  while (served.held.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+  const [first, second] = served.held as [Request, Request];
+  const shared = { request: haveSameHiddenClass(first, second), response: haveSameHiddenClass(first.res!, second.res!) };
+  served.release();
+  for (const answer of await Promise.all(answers)) expect(JSON.parse(answer.body)).toEqual(account);
+  return shared;
+}
+
+describe('requests and responses built as the app', () => {
+  it('keep one hidden class from request to request, through app.listen and through the service’s server', async () => {
+    const viaListen = heldApp();
+    expect(await twoHeldRequests(viaListen, await listening(viaListen.app.listen(0, '127.0.0.1')))).toEqual({ request: true, response: true });
+
+    const viaServer = heldApp();
+    const server = createHttpServer(viaServer.app, config).listen(0, '127.0.0.1');
+    expect(await twoHeldRequests(viaServer, await listening(server))).toEqual({ request: true, response: true });
+  });
+
+  it('is what tells them apart: the same app on a server of Node’s own classes (supertest’s) makes a new hidden class per request', async () => {
+    // Express's setPrototypeOf on every request (express/lib/application.js): the cost src/http/message-classes.ts takes away.
+    const plain = heldApp();
+    const server = createHttpServer((req, res) => plain.app(req, res), config).listen(0, '127.0.0.1');
+    expect(await twoHeldRequests(plain, await listening(server))).toEqual({ request: false, response: false });
+  });
+
+  it('leave Express’s request and response as they were: its methods, the app, and Node’s classes', async () => {
+    const app: Express = express();
+    Object.defineProperty(app.request, 'marker', { value: 'kept', configurable: true });
+    buildMessagesAsTheApp(app);
+    let seen: Record<string, unknown> = {};
+    app.get('/x', (req, res) => {
+      seen = {
+        marker: (req as Request & { marker?: string }).marker,
+        app: req.app === app && res.app === app,
+        ownClass: req instanceof messageClassesOf(app).IncomingMessage! && res instanceof messageClassesOf(app).ServerResponse!,
+        prototypeInPlace: Object.getPrototypeOf(req) === app.request && Object.getPrototypeOf(res) === app.response,
+        header: req.get('x-probe'),
+      };
+      res.status(201).json({ ok: true });
+    });
+    const url = await listening(app.listen(0, '127.0.0.1'));
+    const answer = await fetch(`${url}/x`, { headers: { 'x-probe': 'yes' } });
+    expect(answer.status).toBe(201);
+    expect(await answer.json()).toEqual({ ok: true });
+    expect(seen).toEqual({ marker: 'kept', app: true, ownClass: true, prototypeInPlace: true, header: 'yes' });
+  });
+
+  it('answer app.listen’s callback once, with the error when the port is taken', async () => {
+    const app: Express = express();
+    buildMessagesAsTheApp(app);
+    const first = app.listen(0, '127.0.0.1');
+    const url = await listening(first);
+    const port = Number(new URL(url).port);
+    const calls: unknown[] = [];
+    const second = app.listen(port, '127.0.0.1', (err?: Error) => calls.push(err?.message));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(second.listening).toBe(false);
+    expect(calls).toEqual([expect.stringContaining('EADDRINUSE')]);
+  });
+});

@@ -1,0 +1,64 @@
+import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
+import type { Express } from 'express';
+
+/** The classes a server builds each request and response of an app with (Node's `createServer` options). */
+export interface MessageClasses {
+  IncomingMessage: typeof IncomingMessage;
+  ServerResponse: typeof ServerResponse;
+}
+
+const classesOfApps = new WeakMap<object, MessageClasses>();
+
+/**
+ * Express gives every request and response its app's prototypes with `Object.setPrototypeOf`
+ * (express/lib/application.js, `handle`). V8 caches no transition from the hidden class that makes, so
+ * every property set on them afterwards (the router's, the validator's, ours) made a new hidden class
+ * on every request, and the property reads of every step missed their inline caches and went to V8's
+ * runtime: a third of a GET /me's instructions (callgrind, docs/benchmarks.md#pipeline).
+ *
+ * Here the app's servers build each request and response as an instance of a class whose prototype is
+ * the app's own, so Express's `setPrototypeOf` finds it in place and changes nothing, and their hidden
+ * classes are the same from one request to the next. `app.request` and `app.response` become those
+ * classes' prototypes (what Express had there is copied onto them: the chain to Express's methods and
+ * Node's is the same); `app.listen` and `createHttpServer` (src/http/http-server.ts) build with them. A
+ * server made elsewhere (supertest's) still works as before: Express sets the prototypes as it always did.
+ */
+export function buildMessagesAsTheApp(app: Express): void {
+  const classes: MessageClasses = {
+    IncomingMessage: classWithPrototype(IncomingMessage, app.request),
+    ServerResponse: classWithPrototype(ServerResponse, app.response),
+  };
+  app.request = classes.IncomingMessage.prototype as Express['request'];
+  app.response = classes.ServerResponse.prototype as Express['response'];
+  classesOfApps.set(app, classes);
+  // Express's own listen, with the classes (express/lib/application.js, `listen`).
+  app.listen = function listen(this: Express, ...args: unknown[]): Server {
+    const server = createServer(classes, this);
+    const callback = args.at(-1);
+    if (typeof callback === 'function') {
+      // Called once: on listening, or with the error that kept the server from it.
+      let called = false;
+      const done = (...results: unknown[]) => {
+        if (called) return;
+        called = true;
+        callback(...results);
+      };
+      args[args.length - 1] = done;
+      server.once('error', done);
+    }
+    return server.listen(...(args as Parameters<Server['listen']>));
+  } as Express['listen'];
+}
+
+/** The classes of `app`'s requests and responses; none (Node's own) for a listener not built by `buildMessagesAsTheApp`. */
+export function messageClassesOf(app: object): Partial<MessageClasses> {
+  return classesOfApps.get(app) ?? {};
+}
+
+/** A subclass of `Base` whose prototype holds what `prototype` holds and inherits what it inherits. */
+function classWithPrototype<T extends typeof IncomingMessage | typeof ServerResponse>(Base: T, prototype: object): T {
+  const Class = class extends (Base as typeof IncomingMessage) {} as unknown as T;
+  Object.setPrototypeOf(Class.prototype, Object.getPrototypeOf(prototype));
+  Object.defineProperties(Class.prototype, Object.getOwnPropertyDescriptors(prototype));
+  return Class;
+}
