@@ -24,8 +24,10 @@ import {
   stopServer,
   type CpuAnswer,
   type Engine,
+  type LoadRequest,
   type Spread,
 } from './harness.js';
+import { instructionsDuring, requestsInTurn, startCounting, underCallgrind } from './instructions.js';
 import { mainThreadProfile, summariseProfile } from './profile-summary.js';
 
 const LOAD_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -83,9 +85,11 @@ async function servePoll(): Promise<void> {
   });
 }
 
-/** The server process, compiled as the service ships, and what it serves once it is ready. */
-async function startPollServer(engine: Engine, nodeOptions: string[] = []): Promise<{ child: ChildProcess; target: PollTarget }> {
-  const child = spawn(process.execPath, [...nodeOptions, compiledModule(import.meta.url), '--serve-poll'], {
+/** The server process, compiled as the service ships (under callgrind when `counted`), and what it serves once it is ready. */
+async function startPollServer(engine: Engine, how: { nodeOptions?: string[]; counted?: boolean } = {}): Promise<{ child: ChildProcess; target: PollTarget }> {
+  const nodeArgs = [...(how.nodeOptions ?? []), compiledModule(import.meta.url), '--serve-poll'];
+  const { command, args } = how.counted ? underCallgrind(nodeArgs) : { command: process.execPath, args: nodeArgs };
+  const child = spawn(command, args, {
     env: { ...process.env, BENCH_POLL_ENGINE: engine },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -109,23 +113,28 @@ export interface LoadFigures {
 }
 
 /**
- * The empty poll and GET /me under load, in turn in every round: what each costs the server.
- * Each round polls with the cursor the last poll answered, as an app does (past a minute it is a new one).
+ * The requests of an app polling `target`'s feed, and GET /me. Each poll asks with the cursor the last
+ * poll answered, as an app does (past a minute it is a new one); a poll that finds a change fails.
  */
+function pollRequests(target: PollTarget) {
+  const headers = { authorization: `Bearer ${target.token}` };
+  let cursor = target.cursor;
+  return async (name: 'poll' | 'me'): Promise<LoadRequest> => {
+    if (name === 'me') return { path: '/me', headers };
+    const polled = await fetch(`${target.url}/tasks/changes?cursor=${cursor}`, { headers });
+    if (!polled.ok) throw new Error(`the poll answered ${polled.status}: ${await polled.text()}`);
+    const answer = (await polled.json()) as { changes: unknown[]; nextCursor: string };
+    if (answer.changes.length !== 0) throw new Error('an empty poll found changes');
+    cursor = answer.nextCursor;
+    return { path: `/tasks/changes?cursor=${cursor}`, headers };
+  };
+}
+
+/** The empty poll and GET /me under load, in turn in every round: what each costs the server. */
 export async function pollUnderLoad(engine: Engine): Promise<LoadFigures> {
   const { child, target } = await startPollServer(engine);
   try {
-    const headers = { authorization: `Bearer ${target.token}` };
-    let cursor = target.cursor;
-    const requestOf = async (name: 'poll' | 'me') => {
-      if (name === 'me') return { path: '/me', headers };
-      const polled = await fetch(`${target.url}/tasks/changes?cursor=${cursor}`, { headers });
-      if (!polled.ok) throw new Error(`the poll answered ${polled.status}: ${await polled.text()}`);
-      const answer = (await polled.json()) as { changes: unknown[]; nextCursor: string };
-      if (answer.changes.length !== 0) throw new Error('an empty poll found changes');
-      cursor = answer.nextCursor;
-      return { path: `/tasks/changes?cursor=${cursor}`, headers };
-    };
+    const requestOf = pollRequests(target);
     for (const name of ['poll', 'me'] as const) await runLoad(target.url, await requestOf(name), { connections: LOAD_CONNECTIONS, seconds: 1 });
     const [poll, me] = await interleaved(['poll', 'me'] as const, LOAD_ROUNDS, async (name) => {
       const request = await requestOf(name);
@@ -144,6 +153,44 @@ export async function pollUnderLoad(engine: Engine): Promise<LoadFigures> {
   }
 }
 
+const COUNT_ROUNDS = Number(process.env.BENCH_COUNT_ROUNDS ?? 5);
+const COUNT_REQUESTS = 1000;
+const COUNT_WARM_UP = 3000;
+
+export interface InstructionFigures {
+  /** The empty poll's instructions per request over GET /me's, paired by round: main thread, all threads. */
+  mainRatio: Spread;
+  allRatio: Spread;
+  main: { poll: number; me: number };
+}
+
+/**
+ * The empty poll and GET /me one after the other, in a server under callgrind (bench/instructions.ts):
+ * the instructions each request costs, in turn in every round, after both have warmed up.
+ */
+export async function pollInstructions(engine: Engine): Promise<InstructionFigures> {
+  const { child, target } = await startPollServer(engine, { counted: true });
+  try {
+    const requestOf = pollRequests(target);
+    for (const name of ['poll', 'me'] as const) await requestsInTurn(target.url, await requestOf(name), COUNT_WARM_UP);
+    startCounting(child);
+    for (const name of ['poll', 'me'] as const) await requestsInTurn(target.url, await requestOf(name), COUNT_REQUESTS / 5);
+    const [poll, me] = await interleaved(['poll', 'me'] as const, COUNT_ROUNDS, async (name) => {
+      const request = await requestOf(name);
+      return instructionsDuring(child, () => requestsInTurn(target.url, request, COUNT_REQUESTS));
+    });
+    return {
+      mainRatio: spreadOf(poll!.map((round, i) => round.main / me![i]!.main)),
+      allRatio: spreadOf(poll!.map((round, i) => round.all / me![i]!.all)),
+      main: { poll: median(poll!.map((round) => round.main)), me: median(me!.map((round) => round.main)) },
+    };
+  } finally {
+    await stopServer(child);
+  }
+}
+
+export const COUNT_SETUP = `${COUNT_REQUESTS} requests one after the other, median of ${COUNT_ROUNDS} rounds, after ${COUNT_WARM_UP} of each`;
+
 export const LOAD_SETUP = `${LOAD_CONNECTIONS} connections, median of ${LOAD_ROUNDS} rounds of ${LOAD_SECONDS} s`;
 
 /** The empty poll (or GET /me) on SQLite under load, in a server started with node --cpu-prof: the profile's summary. */
@@ -152,7 +199,7 @@ export async function profilePoll(): Promise<void> {
   if (name !== 'empty poll' && name !== 'GET /me') throw new Error("BENCH_PROFILE_REQUEST: 'empty poll' or 'GET /me'");
   const seconds = Number(process.env.BENCH_PROFILE_SECONDS ?? 15);
   const profileDir = mkdtempSync(join(tmpdir(), 'change-feed-profile-'));
-  const { child, target } = await startPollServer('sqlite', ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200']);
+  const { child, target } = await startPollServer('sqlite', { nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200'] });
   let result: Awaited<ReturnType<typeof runLoad>>;
   let clockUs: number;
   try {

@@ -1,0 +1,72 @@
+// Instructions per request: a bench's server process run under valgrind's callgrind, which counts the
+// instructions it executes instead of timing them. Where rounds timed on this shared 2-core machine
+// move ±15% (docs/benchmarks.md#pipeline), the count of the same requests moves a few percent (the
+// garbage collector and the compiler's tiers), whatever else the machine does: a difference of 5% is
+// seen. It counts the process's own user-space work, its helper threads apart: not the kernel's
+// (its system calls, counted with strace in docs/benchmarks.md), nor PostgreSQL's or Redis's.
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { Client } from 'undici';
+import type { LoadRequest } from './harness.js';
+
+/**
+ * The command that runs `node <args>` under callgrind with its counting off until `instructionsDuring`
+ * turns it on (start-up and warm-up run about 10 times slower than bare, not 100 times).
+ * JIT-compiled code is code valgrind must translate again when V8 rewrites it: --smc-check.
+ */
+export function underCallgrind(nodeArgs: readonly string[]): { command: string; args: string[] } {
+  try {
+    execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+  } catch {
+    throw new Error("counting instructions needs valgrind (Debian's package valgrind) on the PATH");
+  }
+  return {
+    command: 'valgrind',
+    args: ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', '--callgrind-out-file=/dev/null', process.execPath, ...nodeArgs],
+  };
+}
+
+/** Instructions a process executed, in all: its main thread's, and every thread's (the collector's and the compiler's helpers too). */
+export interface Instructions {
+  main: number;
+  all: number;
+}
+
+/** Turns counting on in a process started by `underCallgrind` (the first time its code is translated again, counted). */
+export function startCounting(child: ChildProcess): void {
+  control(child, '--instr=on');
+}
+
+/**
+ * The instructions `child` (counting, `startCounting`) executes while `work` runs, per unit of what
+ * `work` answers (the requests it made): the counters are zeroed before and read after.
+ */
+export async function instructionsDuring(child: ChildProcess, work: () => Promise<number>): Promise<Instructions> {
+  control(child, '--zero');
+  const units = await work();
+  const threads = [...control(child, '-e', 'Ir').matchAll(/Th (\d+)\s+([\d,]+)/g)].map((match) => ({
+    thread: Number(match[1]),
+    count: Number(match[2]!.replaceAll(',', '')),
+  }));
+  if (threads.length === 0) throw new Error(`callgrind_control told no counts for ${child.pid}`);
+  const main = threads.find(({ thread }) => thread === 1)!.count;
+  return { main: main / units, all: threads.reduce((sum, { count }) => sum + count, 0) / units };
+}
+
+/** `n` requests one after the other on one connection (what callgrind, running one thread at a time, measures best); any answer but a 2xx fails. */
+export async function requestsInTurn(baseUrl: string, request: LoadRequest, n: number): Promise<number> {
+  const client = new Client(baseUrl);
+  try {
+    for (let i = 0; i < n; i++) {
+      const res = await client.request({ method: request.method ?? 'GET', path: request.path, headers: request.headers, body: request.body });
+      const text = await res.body.text();
+      if (res.statusCode >= 300) throw new Error(`${request.method ?? 'GET'} ${request.path} answered ${res.statusCode}: ${text}`);
+    }
+  } finally {
+    await client.close();
+  }
+  return n;
+}
+
+function control(child: ChildProcess, ...args: string[]): string {
+  return execFileSync('callgrind_control', [...args, String(child.pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+}
