@@ -6,6 +6,8 @@
 // with their range. The API's share of a floor is paired: its req/s over the floor's in the same round.
 // Run alone: node --import tsx bench/pipeline.bench.ts  (BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_ENGINES=sqlite,postgres, BENCH_REQUESTS;
 //            BENCH_CONTROL=1: "API obs on" without observability, what the bench reads as a cost where there is none)
+// Counted:   node --import tsx bench/pipeline.bench.ts --instructions  (every target under valgrind's callgrind: instructions per
+//            request, bench/instructions.ts; BENCH_COUNT_ROUNDS, BENCH_COUNT_REQUESTS, BENCH_ENGINES, BENCH_REQUESTS)
 // Profile:   node --import tsx bench/pipeline.bench.ts --profile  (GET /me, or BENCH_PROFILE_REQUEST='POST /tasks', on SQLite or BENCH_PROFILE_ENGINE=postgres, of BENCH_PROFILE_TARGET='API obs off' or another target, under load, node --cpu-prof)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -37,6 +39,7 @@ import {
   type Engine,
   type LoadRequest,
 } from './harness.js';
+import { instructionsDuring, requestsInTurn, startCounting, underCallgrind, type Instructions } from './instructions.js';
 import { mainThreadProfile, summariseProfile } from './profile-summary.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -154,9 +157,10 @@ interface Running {
 /**
  * Every target in its own server process, each on a database of its own. The apps come first; each
  * floor's database then gets a copy of the "on" app's account and tasks, so every target reads the
- * same rows with the same token. `nodeOptions` go to the process of `optionsFor` (a profiler's).
+ * same rows with the same token. `launch.nodeOptions` go to the process of `launch.optionsFor` (a
+ * profiler's); with `launch.counted` every target runs under callgrind (bench/instructions.ts).
  */
-async function start(engine: Engine, nodeOptions: { optionsFor: TargetName; options: string[] } | undefined = undefined): Promise<Running> {
+async function start(engine: Engine, launch: { optionsFor?: TargetName; nodeOptions?: string[]; counted?: boolean } = {}): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'pipeline-bench-'));
   const databases: Database[] = [];
   const children: ChildProcess[] = [];
@@ -164,8 +168,9 @@ async function start(engine: Engine, nodeOptions: { optionsFor: TargetName; opti
   const spawnTarget = async (name: TargetName, database: Database): Promise<{ child: ChildProcess; listening: Listening }> => {
     const log = openSync(join(dir, `${name.replaceAll(/[^a-z]/gi, '-')}.log`), 'a');
     // The app and the floors as they ship: compiled by tsc, not under tsx (bench/harness.ts).
-    const options = nodeOptions?.optionsFor === name ? nodeOptions.options : [];
-    const child = spawn(process.execPath, [...options, compiledModule(import.meta.url), '--serve', name], {
+    const nodeArgs = [...(launch.optionsFor === name ? (launch.nodeOptions ?? []) : []), compiledModule(import.meta.url), '--serve', name];
+    const { command, args } = launch.counted ? underCallgrind(nodeArgs) : { command: process.execPath, args: nodeArgs };
+    const child = spawn(command, args, {
       env: {
         ...process.env,
         NODE_ENV: 'production',
@@ -273,6 +278,59 @@ async function benchEngine(engine: Engine): Promise<string> {
   return out.join('');
 }
 
+const COUNT_ROUNDS = Number(process.env.BENCH_COUNT_ROUNDS ?? 3);
+const COUNT_REQUESTS = Number(process.env.BENCH_COUNT_REQUESTS ?? 300);
+const COUNT_WARM_UP = 2000;
+
+/**
+ * Every target under callgrind (bench/instructions.ts): the instructions of each request on each target's
+ * main thread, its requests one after the other, in turn in every round, after a warm-up. Steady where
+ * the timed rounds of this machine move ±15%; it leaves out the kernel's work and the databases'.
+ */
+async function countEngine(engine: Engine): Promise<string> {
+  const running = await start(engine, { counted: true });
+  const counting = new Set<RunningTarget>();
+  const title = engine === 'sqlite' ? 'SQLite + in-process counters' : 'PostgreSQL + Redis';
+  const out = [
+    `\n${title}: main-thread instructions per request (thousands), ${COUNT_REQUESTS} requests one after the other, median of ${COUNT_ROUNDS} rounds (range); shares = floor's / API's, paired by round\n`,
+    tableLine(['request', ...TARGETS, 'API/Express', 'API/node:http', 'obs cost', 'obs cost, all threads'], 22, 22),
+  ];
+  try {
+    for (const { name, request } of REQUESTS) {
+      const withToken = (target: RunningTarget) => ({ ...request, headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' } });
+      // The first warm-up runs before counting starts (about 10 times faster under valgrind than counted).
+      for (const target of running.targets) {
+        await requestsInTurn(target.url, withToken(target), counting.has(target) ? COUNT_WARM_UP / 10 : COUNT_WARM_UP);
+        if (!counting.has(target)) startCounting(target.child);
+        counting.add(target);
+        await requestsInTurn(target.url, withToken(target), COUNT_REQUESTS / 5);
+      }
+      const rounds = await interleaved(running.targets, COUNT_ROUNDS, (target) =>
+        instructionsDuring(target.child, () => requestsInTurn(target.url, withToken(target), COUNT_REQUESTS)),
+      );
+      const [node, expressFloor, off, on] = rounds as [Instructions[], Instructions[], Instructions[], Instructions[]];
+      const paired = (a: Instructions[], b: Instructions[], f: (x: Instructions, y: Instructions) => number) => spreadOf(a.map((value, i) => f(value, b[i]!)));
+      const line = tableLine(
+        [
+          name,
+          ...rounds.map((series) => formatSpread(spreadOf(series.map((count) => count.main / 1000)), 0)),
+          `${formatSpread(paired(expressFloor, on, (floor, api) => floor.main / api.main), 0, 100)}%`,
+          `${formatSpread(paired(node, on, (floor, api) => floor.main / api.main), 0, 100)}%`,
+          `${formatSpread(paired(on, off, (x, y) => x.main / y.main - 1), 1, 100)}%`,
+          `${formatSpread(paired(on, off, (x, y) => x.all / y.all - 1), 1, 100)}%`,
+        ],
+        22,
+        22,
+      );
+      out.push(line);
+      process.stderr.write(`${engine} ${line}`);
+    }
+  } finally {
+    await running.stop();
+  }
+  return out.join('');
+}
+
 /** One request (GET /me unless BENCH_PROFILE_REQUEST names another of ALL_REQUESTS) on SQLite (or BENCH_PROFILE_ENGINE) under load in a server started with node --cpu-prof; the profile's summary. */
 async function profileRequest(): Promise<void> {
   const name = process.env.BENCH_PROFILE_REQUEST ?? 'GET /me';
@@ -282,7 +340,7 @@ async function profileRequest(): Promise<void> {
   const engine = (process.env.BENCH_PROFILE_ENGINE ?? 'sqlite') as Engine;
   const targetName = (process.env.BENCH_PROFILE_TARGET ?? 'API obs on') as TargetName;
   if (!TARGETS.includes(targetName)) throw new Error(`BENCH_PROFILE_TARGET: one of ${TARGETS.join(', ')}`);
-  const running = await start(engine, { optionsFor: targetName, options: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200'] });
+  const running = await start(engine, { optionsFor: targetName, nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200'] });
   const target = running.targets.find((t) => t.name === targetName)!;
   const seconds = Number(process.env.BENCH_PROFILE_SECONDS ?? 20);
   await load(target, request, 2);
@@ -300,6 +358,11 @@ async function profileRequest(): Promise<void> {
 const served = process.argv.indexOf('--serve');
 if (served >= 0) {
   await serve(process.argv[served + 1] as TargetName);
+} else if (process.argv.includes('--instructions')) {
+  const reports: string[] = [];
+  for (const engine of ENGINES) reports.push(await countEngine(engine));
+  process.stdout.write(`Instructions (valgrind's callgrind); obs: request ids, access log (to a file), metrics\n${reports.join('')}`);
+  process.exit(0);
 } else if (process.argv.includes('--profile')) {
   await profileRequest();
   process.exit(0);
