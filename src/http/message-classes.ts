@@ -25,8 +25,9 @@ const classesOfApps = new WeakMap<object, MessageClasses>();
  */
 export function buildMessagesAsTheApp(app: Express): void {
   const classes: MessageClasses = {
-    IncomingMessage: classWithPrototype(IncomingMessage, app.request),
-    ServerResponse: classWithPrototype(ServerResponse, app.response),
+    IncomingMessage: holdingWhatIsOn(class extends IncomingMessage {}, app.request),
+    // A subclass, as ServerResponse's generic constructor type cannot say of one.
+    ServerResponse: holdingWhatIsOn(class extends ServerResponse {} as typeof ServerResponse, app.response),
   };
   app.request = classes.IncomingMessage.prototype as Express['request'];
   app.response = classes.ServerResponse.prototype as Express['response'];
@@ -55,9 +56,8 @@ export function messageClassesOf(app: object): Partial<MessageClasses> {
   return classesOfApps.get(app) ?? {};
 }
 
-/** A subclass of `Base` whose prototype holds what `prototype` holds and inherits what it inherits. */
-function classWithPrototype<T extends typeof IncomingMessage | typeof ServerResponse>(Base: T, prototype: object): T {
-  const Class = class extends (Base as typeof IncomingMessage) {} as unknown as T;
+/** `Class`, its prototype holding what `prototype` holds and inheriting what it inherits. */
+function holdingWhatIsOn<T extends { prototype: object }>(Class: T, prototype: object): T {
   Object.setPrototypeOf(Class.prototype, Object.getPrototypeOf(prototype));
   Object.defineProperties(Class.prototype, Object.getOwnPropertyDescriptors(prototype));
   return Class;
