@@ -5,7 +5,7 @@
 //   and under load (10 connections) against the service compiled as it ships, in a server process of
 //   its own: the server's main-thread CPU per request and req/s, the two in turn in every round
 //   (bench/change-feed-poll.ts); and the instructions each costs that server, counted under callgrind
-//   (bench/instructions.ts: valgrind), steady where timed rounds move ±15% (BENCH_COUNT=0 leaves it out);
+//   (bench/instructions.ts: valgrind), steady where timed rounds move ±15% (left out without valgrind or with BENCH_COUNT=0);
 // - what recording a change (the account's change counter, the tombstone) adds to POST, PATCH and
 //   DELETE: the tasks service served by bare node:http with its change recorder against the same
 //   service with a recorder that records nothing, side by side on one database; the difference is
@@ -19,6 +19,7 @@ import { Client } from 'undici';
 import { compiledQuery } from '../src/platform/compiled-query.js';
 import { isPostgres, type Db } from '../src/platform/db.js';
 import { createDatabase, formatSpread, median, percentile, serveApp, type Engine } from './harness.js';
+import { canCount, NO_VALGRIND } from './instructions.js';
 import { call, COUNT_SETUP, LOAD_SETUP, pollInstructions, pollUnderLoad, profilePoll, register, urlOf } from './change-feed-poll.js';
 import { createChangeCursors } from '../src/tasks/change-cursor.js';
 import { createTaskChangeRecorder, type TaskChangeRecorder } from '../src/tasks/task-changes.js';
@@ -242,7 +243,7 @@ async function report(): Promise<string> {
   for (const engine of ['sqlite', 'postgres'] as const) {
     const figures = await benchEngine(engine);
     const underLoad = await pollUnderLoad(engine);
-    const counted = process.env.BENCH_COUNT === '0' ? undefined : await pollInstructions(engine);
+    const counted = process.env.BENCH_COUNT === '0' || !canCount() ? undefined : await pollInstructions(engine);
     const { walk, poll, writes } = figures;
     const walkChanges = median(walk.changes);
     const walkTasks = median(walk.tasks);
@@ -255,7 +256,8 @@ async function report(): Promise<string> {
         ` vs GET /me ${underLoad.cpu.me.toFixed(0)} µs: ${formatSpread(underLoad.cpuRatio, 3)}x paired by round;` +
         ` ${underLoad.requestsPerSecond.poll.toFixed(0)} vs ${underLoad.requestsPerSecond.me.toFixed(0)} req/s`,
     );
-    if (counted) {
+    if (!counted) lines.push(`  empty poll, instructions: left out (${process.env.BENCH_COUNT === '0' ? 'BENCH_COUNT=0' : NO_VALGRIND})`);
+    else {
       lines.push(
         `  empty poll, instructions (${COUNT_SETUP}): main thread ${counted.main.poll.toFixed(0)} per request vs GET /me ${counted.main.me.toFixed(0)}:` +
           ` ${formatSpread(counted.mainRatio, 3)}x paired by round; all threads ${formatSpread(counted.allRatio, 3)}x`,

@@ -5,7 +5,9 @@
 // row in one UPDATE, as src/tasks/task-quota.ts does), and writes the same JSON, the same X-RateLimit-*,
 // RateLimit-Policy and RateLimit headers, and the CORS headers a call without an Origin gets from the
 // API (src/http/cors.ts). One floor on bare
-// node:http, one as a bare Express 5 app with one route per path (the ceiling of any Express app).
+// node:http, one as a bare Express 5 app with one route per path (the ceiling of any Express app: its
+// requests and responses built as the app's, src/http/message-classes.ts, as the API's are; without it
+// every request made new hidden classes and the floor executed twice the instructions, docs/benchmarks.md#pipeline).
 // Shared by bench/pipeline.bench.ts and bench/list-tasks.bench.ts.
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -14,6 +16,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import express from 'express';
 import jwt, { type Algorithm } from 'jsonwebtoken';
 import pg from 'pg';
+import { messageClassesOf, useOwnMessageClasses } from '../src/http/message-classes.js';
 import { toIso } from '../src/platform/time.js';
 import { decodeCursor, encodeCursor } from '../src/platform/page-cursor.js';
 import { toTask } from '../src/tasks/tasks.presenter.js';
@@ -302,6 +305,7 @@ export async function startNodeFloor(settings: FloorSettings): Promise<Floor> {
 export async function startExpressFloor(settings: FloorSettings): Promise<Floor> {
   const work = new FloorWork(settings, rowsFor(settings.databaseUrl));
   const app = express();
+  useOwnMessageClasses(app);
   app.disable('x-powered-by');
   app.set('etag', false);
   const authenticated: express.RequestHandler = (req, res, next) => {
@@ -324,6 +328,6 @@ export async function startExpressFloor(settings: FloorSettings): Promise<Floor>
     if (task) res.status(201).json(task);
     else res.status(409).json({ code: 'QUOTA_EXCEEDED' });
   });
-  const server = createServer(app);
+  const server = createServer(messageClassesOf(app), app);
   return { url: await listen(server), close: closer(server, work.rows) };
 }

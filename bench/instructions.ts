@@ -14,16 +14,24 @@ import type { LoadRequest } from './harness.js';
  * JIT-compiled code is code valgrind must translate again when V8 rewrites it: --smc-check.
  */
 export function underCallgrind(nodeArgs: readonly string[]): { command: string; args: string[] } {
-  try {
-    execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
-  } catch {
-    throw new Error("counting instructions needs valgrind (Debian's package valgrind) on the PATH");
-  }
+  if (!canCount()) throw new Error(NO_VALGRIND);
   return {
     command: 'valgrind',
     args: ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', '--callgrind-out-file=/dev/null', process.execPath, ...nodeArgs],
   };
 }
+
+/** Whether valgrind is on the PATH (Debian's package valgrind): a bench leaves its counts out without it. */
+export function canCount(): boolean {
+  try {
+    execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const NO_VALGRIND = "counting instructions needs valgrind (Debian's package valgrind) on the PATH";
 
 /** Instructions a process executed, in all: its main thread's, and every thread's (the collector's and the compiler's helpers too). */
 export interface Instructions {
@@ -43,13 +51,15 @@ export function startCounting(child: ChildProcess): void {
 export async function instructionsDuring(child: ChildProcess, work: () => Promise<number>): Promise<Instructions> {
   control(child, '--zero');
   const units = await work();
-  const threads = [...control(child, '-e', 'Ir').matchAll(/Th (\d+)\s+([\d,]+)/g)].map((match) => ({
+  const told = control(child, '-e', 'Ir');
+  // One line per thread: "Th 1  123,456", and from thread 10 on "Th10  123,456".
+  const threads = [...told.matchAll(/Th\s*(\d+)\s+([\d,]+)/g)].map((match) => ({
     thread: Number(match[1]),
     count: Number(match[2]!.replaceAll(',', '')),
   }));
-  if (threads.length === 0) throw new Error(`callgrind_control told no counts for ${child.pid}`);
-  const main = threads.find(({ thread }) => thread === 1)!.count;
-  return { main: main / units, all: threads.reduce((sum, { count }) => sum + count, 0) / units };
+  const main = threads.find(({ thread }) => thread === 1);
+  if (main === undefined) throw new Error(`callgrind_control told no count of ${child.pid}'s main thread:\n${told}`);
+  return { main: main.count / units, all: threads.reduce((sum, { count }) => sum + count, 0) / units };
 }
 
 /** `n` requests one after the other on one connection (what callgrind, running one thread at a time, measures best); any answer but a 2xx fails. */
@@ -67,6 +77,9 @@ export async function requestsInTurn(baseUrl: string, request: LoadRequest, n: n
   return n;
 }
 
+/** callgrind_control's answer; it exits 0 when it found no such run, so that is told apart here. */
 function control(child: ChildProcess, ...args: string[]): string {
-  return execFileSync('callgrind_control', [...args, String(child.pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const told = execFileSync('callgrind_control', [...args, String(child.pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000 });
+  if (/No active callgrind runs|not detected|^Error/m.test(told)) throw new Error(`callgrind_control ${args.join(' ')} ${child.pid}: ${told}`);
+  return told;
 }

@@ -51,6 +51,10 @@ const HIGH = '1000000000';
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',') as Engine[];
 
 const TARGETS = ['node:http', 'Express', 'API obs off', 'API obs on'] as const;
+const OBS_SETUP =
+  process.env.BENCH_CONTROL === '1'
+    ? 'CONTROL: "API obs on" built without observability too; "obs cost" is what the bench reads where there is none'
+    : 'obs: request ids, access log (to a file), metrics';
 type TargetName = (typeof TARGETS)[number];
 
 const ALL_REQUESTS: { name: string; request: LoadRequest }[] = [
@@ -289,24 +293,20 @@ const COUNT_WARM_UP = 2000;
  */
 async function countEngine(engine: Engine): Promise<string> {
   const running = await start(engine, { counted: true });
-  const counting = new Set<RunningTarget>();
   const title = engine === 'sqlite' ? 'SQLite + in-process counters' : 'PostgreSQL + Redis';
   const out = [
     `\n${title}: main-thread instructions per request (thousands), ${COUNT_REQUESTS} requests one after the other, median of ${COUNT_ROUNDS} rounds (range); shares = floor's / API's, paired by round\n`,
     tableLine(['request', ...TARGETS, 'API/Express', 'API/node:http', 'obs cost', 'obs cost, all threads'], 22, 22),
   ];
   try {
+    const withToken = (target: RunningTarget, request: LoadRequest) => ({ ...request, headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' } });
+    // Every request warms up on every target before counting starts (about 10 times faster under valgrind than counted).
+    for (const { request } of REQUESTS) for (const target of running.targets) await requestsInTurn(target.url, withToken(target, request), COUNT_WARM_UP);
+    for (const target of running.targets) startCounting(target.child);
     for (const { name, request } of REQUESTS) {
-      const withToken = (target: RunningTarget) => ({ ...request, headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' } });
-      // The first warm-up runs before counting starts (about 10 times faster under valgrind than counted).
-      for (const target of running.targets) {
-        await requestsInTurn(target.url, withToken(target), counting.has(target) ? COUNT_WARM_UP / 10 : COUNT_WARM_UP);
-        if (!counting.has(target)) startCounting(target.child);
-        counting.add(target);
-        await requestsInTurn(target.url, withToken(target), COUNT_REQUESTS / 5);
-      }
+      for (const target of running.targets) await requestsInTurn(target.url, withToken(target, request), COUNT_REQUESTS / 5);
       const rounds = await interleaved(running.targets, COUNT_ROUNDS, (target) =>
-        instructionsDuring(target.child, () => requestsInTurn(target.url, withToken(target), COUNT_REQUESTS)),
+        instructionsDuring(target.child, () => requestsInTurn(target.url, withToken(target, request), COUNT_REQUESTS)),
       );
       const [node, expressFloor, off, on] = rounds as [Instructions[], Instructions[], Instructions[], Instructions[]];
       const paired = (a: Instructions[], b: Instructions[], f: (x: Instructions, y: Instructions) => number) => spreadOf(a.map((value, i) => f(value, b[i]!)));
@@ -343,13 +343,20 @@ async function profileRequest(): Promise<void> {
   const running = await start(engine, { optionsFor: targetName, nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200'] });
   const target = running.targets.find((t) => t.name === targetName)!;
   const seconds = Number(process.env.BENCH_PROFILE_SECONDS ?? 20);
-  await load(target, request, 2);
-  const clockUs = await new Promise<number>((resolve) => {
-    target.child.once('message', (message: { clockUs: number }) => resolve(message.clockUs));
-    target.child.send('clock');
-  });
-  const result = await load(target, request, seconds);
-  await running.stop();
+  let clockUs: number;
+  let result: Awaited<ReturnType<typeof load>>;
+  try {
+    await load(target, request, 2);
+    clockUs = await new Promise<number>((resolve, reject) => {
+      target.child.once('exit', (code) => reject(new Error(`${targetName}'s server exited (${code})`)));
+      target.child.once('message', (message: { clockUs: number }) => resolve(message.clockUs));
+      target.child.send('clock');
+    });
+    result = await load(target, request, seconds);
+  } finally {
+    // The profile is written as the server exits.
+    await running.stop();
+  }
   const file = mainThreadProfile(profileDir);
   process.stdout.write(`${name}, ${engine}, ${targetName}, ${CONNECTIONS} connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${file} (the load's samples only)\n`);
   process.stdout.write(summariseProfile(file, { fromUs: clockUs }));
@@ -361,7 +368,7 @@ if (served >= 0) {
 } else if (process.argv.includes('--instructions')) {
   const reports: string[] = [];
   for (const engine of ENGINES) reports.push(await countEngine(engine));
-  process.stdout.write(`Instructions (valgrind's callgrind); obs: request ids, access log (to a file), metrics\n${reports.join('')}`);
+  process.stdout.write(`Instructions (valgrind's callgrind); ${OBS_SETUP}\n${reports.join('')}`);
   process.exit(0);
 } else if (process.argv.includes('--profile')) {
   await profileRequest();
@@ -369,6 +376,6 @@ if (served >= 0) {
 } else {
   const reports: string[] = [];
   for (const engine of ENGINES) reports.push(await benchEngine(engine));
-  process.stdout.write(`${CONNECTIONS} connections; obs: request ids, access log (to a file), metrics\n${reports.join('')}`);
+  process.stdout.write(`${CONNECTIONS} connections; ${OBS_SETUP}\n${reports.join('')}`);
   process.exit(0);
 }

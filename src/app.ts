@@ -3,7 +3,7 @@ import type { IdentifyCaller } from './auth/auth.component.js';
 import type { CoreDeps } from './deps.js';
 import { chainOf } from './http/chain.js';
 import { docsOperations } from './http/docs.operations.js';
-import { buildMessagesAsTheApp } from './http/message-classes.js';
+import { useOwnMessageClasses } from './http/message-classes.js';
 import { createErrorRenderers } from './http/error-renderers.js';
 import { healthOperations, type ReadinessProbes } from './http/health.operations.js';
 import { createObservability, type Metric } from './http/observability.js';
@@ -46,7 +46,7 @@ export interface AppParts extends CoreDeps {
 export function createApp(parts: AppParts): Express {
   const { config, openApi } = parts;
   const app = express();
-  buildMessagesAsTheApp(app);
+  useOwnMessageClasses(app);
   app.disable('x-powered-by');
   // Off for every response: Express would hash every body, and answer a matching If-None-Match (or `*`,
   // ETag or not) or If-Modified-Since with a 304 no client of the contract expects. The one task's

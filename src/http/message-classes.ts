@@ -14,20 +14,21 @@ const classesOfApps = new WeakMap<object, MessageClasses>();
  * (express/lib/application.js, `handle`). V8 caches no transition from the hidden class that makes, so
  * every property set on them afterwards (the router's, the validator's, ours) made a new hidden class
  * on every request, and the property reads of every step missed their inline caches and went to V8's
- * runtime: a third of a GET /me's instructions (callgrind, docs/benchmarks.md#pipeline).
+ * runtime: a GET /me executed 3.6 times the instructions it does with this (callgrind, docs/benchmarks.md#pipeline).
  *
  * Here the app's servers build each request and response as an instance of a class whose prototype is
  * the app's own, so Express's `setPrototypeOf` finds it in place and changes nothing, and their hidden
  * classes are the same from one request to the next. `app.request` and `app.response` become those
  * classes' prototypes (what Express had there is copied onto them: the chain to Express's methods and
  * Node's is the same); `app.listen` and `createHttpServer` (src/http/http-server.ts) build with them. A
- * server made elsewhere (supertest's) still works as before: Express sets the prototypes as it always did.
+ * server made elsewhere (`http.createServer(app)`) still works as before: Express sets the prototypes as
+ * it always did.
  */
-export function buildMessagesAsTheApp(app: Express): void {
+export function useOwnMessageClasses(app: Express): void {
   const classes: MessageClasses = {
-    IncomingMessage: holdingWhatIsOn(class extends IncomingMessage {}, app.request),
-    // A subclass, as ServerResponse's generic constructor type cannot say of one.
-    ServerResponse: holdingWhatIsOn(class extends ServerResponse {} as typeof ServerResponse, app.response),
+    IncomingMessage: subclassCarrying(class extends IncomingMessage {}, app.request),
+    // Cast: @types/node's ServerResponse is generic over its request, which the anonymous subclass's type drops.
+    ServerResponse: subclassCarrying(class extends ServerResponse {} as typeof ServerResponse, app.response),
   };
   app.request = classes.IncomingMessage.prototype as Express['request'];
   app.response = classes.ServerResponse.prototype as Express['response'];
@@ -51,13 +52,13 @@ export function buildMessagesAsTheApp(app: Express): void {
   } as Express['listen'];
 }
 
-/** The classes of `app`'s requests and responses; none (Node's own) for a listener not built by `buildMessagesAsTheApp`. */
+/** The classes of `app`'s requests and responses; none (Node's own) for a listener not built by `useOwnMessageClasses`. */
 export function messageClassesOf(app: object): Partial<MessageClasses> {
   return classesOfApps.get(app) ?? {};
 }
 
 /** `Class`, its prototype holding what `prototype` holds and inheriting what it inherits. */
-function holdingWhatIsOn<T extends { prototype: object }>(Class: T, prototype: object): T {
+function subclassCarrying<T extends { prototype: object }>(Class: T, prototype: object): T {
   Object.setPrototypeOf(Class.prototype, Object.getPrototypeOf(prototype));
   Object.defineProperties(Class.prototype, Object.getOwnPropertyDescriptors(prototype));
   return Class;
