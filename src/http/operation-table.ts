@@ -1,3 +1,4 @@
+import { oneByte } from '../platform/one-byte.js';
 import type { operations } from '../../generated/api.js';
 import { operationBudgetOf, type OperationBudget } from './operation-budgets.js';
 import { MCP_PATH } from './resources.js';
@@ -54,7 +55,9 @@ type Json = Record<string, unknown>;
 export function operationTable(document: Json): readonly OperationRoute[] {
   const documentSecurity = (document.security ?? []) as SecurityRequirement[];
   const rows: OperationRoute[] = [];
-  for (const [path, item] of Object.entries((document.paths ?? {}) as Record<string, Json>)) {
+  for (const [key, item] of Object.entries((document.paths ?? {}) as Record<string, Json>)) {
+    // A key of the parsed YAML is two bytes a character; the path goes into every access line.
+    const path = oneByte(key);
     for (const method of METHODS) {
       const definition = item[method] as Json | undefined;
       if (typeof definition?.operationId !== 'string') continue;
