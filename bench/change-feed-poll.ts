@@ -5,8 +5,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -26,6 +24,7 @@ import {
   type Engine,
   type LoadRequest,
   type Spread,
+  urlOf,
 } from './harness.js';
 import { instructionsDuring, requestsInTurn, startCounting, underCallgrind } from './instructions.js';
 import { mainThreadProfile, summariseProfile } from './profile-summary.js';
@@ -48,8 +47,6 @@ export async function call(client: Client, method: string, path: string, token?:
   if (res.statusCode >= 300) throw new Error(`${method} ${path} answered ${res.statusCode}: ${text}`);
   return { body: JSON.parse(text || 'null') as Record<string, unknown>, elapsedMs };
 }
-
-export const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 export async function register(api: Client): Promise<{ token: string; accountId: string }> {
   const registered = await call(api, 'POST', '/auth/register', undefined, { email: `bench-${randomUUID()}@example.com`, password: 'correct horse battery staple' });

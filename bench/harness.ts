@@ -89,8 +89,11 @@ export async function serveApp(databaseUrl: string, settings: Record<string, str
   const server = await new Promise<Server>((resolve) => {
     const listening: Server = service.app.listen(0, '127.0.0.1', () => resolve(listening));
   });
-  return { ...service, config, server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return { ...service, config, server, url: urlOf(server) };
 }
+
+/** The address of a server listening on 127.0.0.1. */
+export const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 export interface LoadRequest {
   method?: 'GET' | 'POST';

@@ -3,15 +3,13 @@
 // ceiling, on SQLite and PostgreSQL. (The sync's write path is measured by bench/sync.bench.ts.)
 // Run alone: node --import tsx bench/list-tasks.bench.ts
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
 import { isPostgres, type Db } from '../src/platform/db.js';
 import { decodeCursor } from '../src/platform/page-cursor.js';
 import type { PagePosition } from '../src/tasks/tasks.repository.js';
 import { startNodeFloor, type Floor } from './floors.js';
-import { BENCH_JWT_SECRET, createDatabase, percentile, serveApp, type Engine } from './harness.js';
+import { BENCH_JWT_SECRET, createDatabase, percentile, serveApp, urlOf, type Engine } from './harness.js';
 
 const TASKS = 10_000;
 const PAGE = 100;
@@ -65,7 +63,6 @@ function readPageWithKnex(db: Db, accountId: string, after: PagePosition | undef
   return query.orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(PAGE + 1);
 }
 
-const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 async function benchListing(engine: Engine): Promise<Record<'api' | 'bare' | 'knex' | 'me', Figures>> {
   const database = await createDatabase(engine);

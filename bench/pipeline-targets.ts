@@ -6,7 +6,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { mkdtempSync, openSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
@@ -14,7 +13,7 @@ import { createDb, migrate } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createService, type Service } from '../src/wiring.js';
 import { startExpressFloor, startNodeFloor } from './floors.js';
-import { BENCH_JWT_SECRET, compiledModule, cpuSoFar, createDatabase, REDIS_URL, stopServer, type CpuAnswer, type Database, type Engine } from './harness.js';
+import { BENCH_JWT_SECRET, compiledModule, cpuSoFar, createDatabase, REDIS_URL, stopServer, urlOf, type CpuAnswer, type Database, type Engine } from './harness.js';
 import { underCallgrind } from './instructions.js';
 
 const SEEDED_TASKS = 150;
@@ -52,7 +51,6 @@ const listen = (service: Service) =>
   new Promise<Server>((resolve) => {
     const server: Server = service.app.listen(0, '127.0.0.1', () => resolve(server));
   });
-const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 /** An account signed up through the API, with its tasks made through it: the token and the account id. */
 async function signUpWithTasks(url: string): Promise<{ token: string; accountId: string }> {

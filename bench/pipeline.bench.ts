@@ -40,8 +40,11 @@ const ALL_REQUESTS: { name: string; request: LoadRequest }[] = [
 /** BENCH_REQUESTS='GET /me,POST /tasks' measures only those. */
 const REQUESTS = process.env.BENCH_REQUESTS ? ALL_REQUESTS.filter(({ name }) => process.env.BENCH_REQUESTS!.split(',').includes(name)) : ALL_REQUESTS;
 
-const load = (target: ServedTarget, request: LoadRequest, seconds: number) =>
-  runLoad(target.url, { ...request, headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' } }, { connections: CONNECTIONS, seconds });
+/** `request` as the target's signed-up account sends it. */
+const withToken = (target: ServedTarget, request: LoadRequest): LoadRequest => ({ ...request, headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' } });
+const titleOf = (engine: Engine) => (engine === 'sqlite' ? 'SQLite + in-process counters' : 'PostgreSQL + Redis');
+
+const load = (target: ServedTarget, request: LoadRequest, seconds: number) => runLoad(target.url, withToken(target, request), { connections: CONNECTIONS, seconds });
 
 /** req/s, and the server's main-thread CPU µs per request (only the measured target is loaded meanwhile). */
 async function measure(target: RunningTarget, request: LoadRequest, seconds: number) {
@@ -55,7 +58,7 @@ async function benchEngine(engine: Engine): Promise<string> {
   const running = await start(engine);
   const out: string[] = [];
   try {
-    const title = engine === 'sqlite' ? 'SQLite + in-process counters' : 'PostgreSQL + Redis';
+    const title = titleOf(engine);
     const throughput = [`\n${title}: req/s, median of ${ROUNDS} rounds of ${ROUND_SECONDS} s (range); shares and cost paired by round\n`, tableLine(['request', ...TARGETS, 'API/Express', 'API/node:http', 'obs cost'], 22, 22)];
     const cpu = [
       `\n${title}: server main-thread CPU µs per request, median (range); shares = floor's CPU per request / API's, paired by round\n`,
@@ -99,13 +102,12 @@ const COUNT_WARM_UP = 2000;
  */
 async function countEngine(engine: Engine): Promise<string> {
   const running = await start(engine, { counted: true });
-  const title = engine === 'sqlite' ? 'SQLite + in-process counters' : 'PostgreSQL + Redis';
+  const title = titleOf(engine);
   const out = [
     `\n${title}: main-thread instructions per request (thousands), ${COUNT_REQUESTS} requests one after the other, median of ${COUNT_ROUNDS} rounds (range); shares = floor's / API's, paired by round\n`,
     tableLine(['request', ...TARGETS, 'API/Express', 'API/node:http', 'obs cost', 'obs cost, all threads'], 22, 22),
   ];
   try {
-    const withToken = (target: RunningTarget, request: LoadRequest) => ({ ...request, headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' } });
     // Every request warms up on every target before counting starts (about 10 times faster under valgrind than counted).
     for (const { request } of REQUESTS) for (const target of running.targets) await requestsInTurn(target.url, withToken(target, request), COUNT_WARM_UP);
     for (const target of running.targets) startCounting(target.child);
