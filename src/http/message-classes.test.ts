@@ -1,21 +1,16 @@
 import type { AddressInfo } from 'node:net';
 import { get, IncomingMessage, ServerResponse, type Server } from 'node:http';
-import { setFlagsFromString } from 'node:v8';
 import express, { type Express, type Request } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createDb } from '../platform/db.js';
 import { createLogger } from '../platform/logger.js';
 import { createTestApp, identifyBy } from '../test-support/app.js';
+import { hasFastProperties, haveSameHiddenClass } from '../test-support/hidden-classes.js';
 import { createHttpServer } from './http-server.js';
 import { useOwnMessageClasses, messageClassesOf } from './message-classes.js';
 import { operation } from './operations.js';
 
-// V8's own answer to "do these two objects have one hidden class": a function compiled after the flag is set.
-setFlagsFromString('--allow-natives-syntax');
-const haveSameHiddenClass = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
-// Objects in dictionary mode can share one normalised hidden class: the shared one must be a fast one.
-const hasFastProperties = new Function('a', 'return %HasFastProperties(a)') as (a: object) => boolean;
 
 const servers: Server[] = [];
 afterEach(() => {
