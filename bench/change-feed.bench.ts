@@ -260,7 +260,7 @@ async function report(): Promise<string> {
     else {
       lines.push(
         `  empty poll, instructions (${COUNT_SETUP}): main thread ${counted.main.poll.toFixed(0)} per request vs GET /me ${counted.main.me.toFixed(0)}:` +
-          ` ${formatSpread(counted.mainRatio, 3)}x paired by round; all threads ${formatSpread(counted.allRatio, 3)}x`,
+          ` ${formatSpread(counted.mainRatio, 3)}x paired by round, ${counted.mainRatioOfAll.toFixed(3)}x over all rounds; all threads ${formatSpread(counted.allRatio, 3)}x`,
       );
     }
     for (const op of ['POST', 'PATCH', 'DELETE'] as const) {
