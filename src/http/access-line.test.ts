@@ -1,6 +1,6 @@
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
-import { accessLineWriter, type AccessLine } from './access-line.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { accessLineWriter, millisecondsText, type AccessLine } from './access-line.js';
 
 // The access line is written without pino's general path: it must be the very line pino writes for
 // `logger.info(line, 'request')`, bindings, level, key order and escapes included.
@@ -77,5 +77,45 @@ describe('accessLineWriter', () => {
     expect(written).toEqual([]);
     write('error', lines[1]!);
     expect(written).toHaveLength(1);
+  });
+
+  describe('written without the general path', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it("carries each line's own time, read from the clock at every line", () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const { logger, lines: written } = capture();
+      const write = accessLineWriter(logger);
+      for (const at of [1_764_170_000_000, 1_764_170_000_000, 1_764_170_000_001, 1_764_170_000_000]) {
+        vi.setSystemTime(at);
+        write('info', lines[0]!);
+      }
+      expect(written.map((text) => JSON.parse(text).time)).toEqual([1_764_170_000_000, 1_764_170_000_000, 1_764_170_000_001, 1_764_170_000_000]);
+    });
+
+    it('gives each line its own account and client, the same ones line after line or not', () => {
+      const ours = capture();
+      const theirs = capture();
+      const write = accessLineWriter(ours.logger);
+      const accounts = ['a1', 'a1', 'b"2', null, 'a1', 'ü', 'ü', null, null];
+      for (const [i, accountId] of accounts.entries()) {
+        const line = { ...lines[0]!, accountId, clientId: accounts[accounts.length - 1 - i]! };
+        write('info', line);
+        theirs.logger.info({ ...line }, 'request');
+      }
+      expect(ours.lines.map(withoutTime)).toEqual(theirs.lines.map(withoutTime));
+    });
+
+    it('writes a duration as String() does, every microsecond up to 2 s and beyond', () => {
+      const wrong: number[] = [];
+      const check = (microseconds: number) => {
+        const ms = microseconds / 1000;
+        if (millisecondsText(ms) !== String(ms)) wrong.push(ms);
+      };
+      for (let us = 0; us <= 2_000_000; us++) check(us);
+      for (let i = 0; i < 100_000; i++) check(Math.floor(Math.random() * 2 ** 50));
+      for (const odd of [0.1234, 1e-7, 2.5e-4, 123.4567]) if (millisecondsText(odd) !== String(odd)) wrong.push(odd);
+      expect(wrong).toEqual([]);
+    });
   });
 });
