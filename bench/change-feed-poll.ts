@@ -173,8 +173,14 @@ export async function pollUnderLoad(engine: Engine): Promise<LoadFigures> {
   }
 }
 
-const COUNT_ROUNDS = Number(process.env.BENCH_COUNT_ROUNDS ?? 7);
-const COUNT_REQUESTS = Number(process.env.BENCH_COUNT_REQUESTS ?? 2000);
+function positiveInteger(name: string, otherwise: number): number {
+  const value = Number(process.env[name] ?? otherwise);
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name}: a whole number of at least 1`);
+  return value;
+}
+
+const COUNT_ROUNDS = positiveInteger('BENCH_COUNT_ROUNDS', 7);
+const COUNT_REQUESTS = positiveInteger('BENCH_COUNT_REQUESTS', 2000);
 const COUNT_WARM_UP = 3000;
 
 export interface InstructionFigures {
@@ -183,7 +189,7 @@ export interface InstructionFigures {
   allRatio: Spread;
   /**
    * The same over every round taken together, main thread: a scavenge lands in whichever round fills
-   * the young generation, so one round's count moves ±15% while the sum of seven moves about 1%.
+   * the young generation, so one round's count moves more than the sum over all rounds does.
    */
   mainRatioOfAll: number;
   main: { poll: number; me: number };
@@ -199,7 +205,7 @@ export async function pollInstructions(engine: Engine): Promise<InstructionFigur
     const { inTurn } = pollRequests(target);
     for (const name of ['poll', 'me'] as const) await inTurn(name, COUNT_WARM_UP);
     startCounting(child);
-    for (const name of ['poll', 'me'] as const) await inTurn(name, COUNT_REQUESTS / 5);
+    for (const name of ['poll', 'me'] as const) await inTurn(name, Math.ceil(COUNT_REQUESTS / 5));
     const [poll, me] = await interleaved(['poll', 'me'] as const, COUNT_ROUNDS, (name) => instructionsDuring(child, () => inTurn(name, COUNT_REQUESTS)));
     return {
       mainRatio: spreadOf(poll!.map((round, i) => round.main / me![i]!.main)),
@@ -212,6 +218,7 @@ export async function pollInstructions(engine: Engine): Promise<InstructionFigur
   }
 }
 
+// Per-request counts added up: the ratio of the totals, as every round makes COUNT_REQUESTS requests.
 const mainOfAll = (rounds: Instructions[]) => rounds.reduce((sum, round) => sum + round.main, 0);
 
 export const COUNT_SETUP = `${COUNT_REQUESTS} requests one after the other, median of ${COUNT_ROUNDS} rounds, after ${COUNT_WARM_UP} of each`;

@@ -5,7 +5,8 @@
 //   and under load (10 connections) against the service compiled as it ships, in a server process of
 //   its own: the server's main-thread CPU per request and req/s, the two in turn in every round
 //   (bench/change-feed-poll.ts); and the instructions each costs that server, counted under callgrind
-//   (bench/instructions.ts: valgrind), steady where timed rounds move ±15% (left out without valgrind or with BENCH_COUNT=0);
+//   (bench/instructions.ts: valgrind), rounds of BENCH_COUNT_REQUESTS (2,000), BENCH_COUNT_ROUNDS (7) of them, compared
+//   paired by round and over all rounds (a round moves with the collections it holds; left out without valgrind or with BENCH_COUNT=0);
 // - what recording a change (the account's change counter, the tombstone) adds to POST, PATCH and
 //   DELETE: the tasks service served by bare node:http with its change recorder against the same
 //   service with a recorder that records nothing, side by side on one database; the difference is

@@ -114,8 +114,10 @@ describe('accessLineWriter', () => {
       };
       for (let us = 0; us <= 2_000_000; us++) check(us);
       for (let i = 0; i < 100_000; i++) check(Math.floor(Math.random() * 2 ** 50));
-      for (const odd of [0.1234, 1e-7, 2.5e-4, 123.4567]) if (millisecondsText(odd) !== String(odd)) wrong.push(odd);
+      for (const odd of [0.1234, 1e-7, 2.5e-4, 123.4567, -1.5, 8796093022208.03, 2 ** 60]) if (millisecondsText(odd) !== String(odd)) wrong.push(odd);
       expect(wrong).toEqual([]);
+      // pino writes a number that is not finite as null, so the line stays JSON.
+      expect([NaN, Infinity].map(millisecondsText)).toEqual(['null', 'null']);
     });
   });
 });

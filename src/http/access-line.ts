@@ -105,12 +105,15 @@ function timeOf(pinoTime: () => string): () => string {
 
 /**
  * What `String(ms)` writes for a duration in milliseconds to three decimals (request-log.ts rounds it
- * to whole microseconds), from integers: the shortest decimal of such a double is its three decimals,
- * trailing zeros left out (`src/http/access-line.test.ts` compares the two over a range).
+ * to whole microseconds), from integers: below 2^43 ms (278 years) doubles lie closer together than
+ * 0.001, so the shortest decimal of such a double is its three decimals, trailing zeros left out
+ * (`src/http/access-line.test.ts` compares the two over a range). Anything else as `String()` has it,
+ * and a duration that is no number as pino writes one: null.
  */
 export function millisecondsText(ms: number): string {
+  if (!Number.isFinite(ms)) return 'null';
   const microseconds = Math.round(ms * 1000);
-  if (!Number.isSafeInteger(microseconds) || microseconds < 0 || microseconds / 1000 !== ms) return String(ms);
+  if (ms < 0 || ms >= 2 ** 43 || microseconds / 1000 !== ms) return String(ms);
   const whole = Math.floor(microseconds / 1000);
   let fraction = microseconds - whole * 1000;
   if (fraction === 0) return `${whole}`;

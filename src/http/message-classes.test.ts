@@ -11,7 +11,6 @@ import { createHttpServer } from './http-server.js';
 import { useOwnMessageClasses, messageClassesOf } from './message-classes.js';
 import { operation } from './operations.js';
 
-
 const servers: Server[] = [];
 afterEach(() => {
   for (const server of servers.splice(0)) server.close();

@@ -54,8 +54,8 @@ describe('string length limits (patched ajv)', () => {
   });
 
   it('leaves code points uncounted when the length in code units settles the limit', () => {
-    // The change feed's cursor (openapi/openapi.yaml): counting its characters twice was most of what an
-    // empty poll cost over GET /me (docs/benchmarks.md#change-feed).
+    // The change feed's cursor (openapi/openapi.yaml): counting its characters twice was about 4,250
+    // instructions of an empty poll (docs/benchmarks.md#change-feed).
     const source = ajv.compile({ type: 'string', minLength: 1, maxLength: 512 }).toString();
     expect(source).toMatch(/\.length > 512 &&/);
     expect(source).toMatch(/\.length < 2 \* 1 &&/);
