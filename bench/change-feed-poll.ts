@@ -20,13 +20,14 @@ import {
   serverCpu,
   spreadOf,
   stopServer,
+  sum,
   type CpuAnswer,
   type Engine,
   type LoadRequest,
   type Spread,
   urlOf,
 } from './harness.js';
-import { instructionsDuring, requestsInTurn, startCounting, underCallgrind, type Instructions } from './instructions.js';
+import { instructionsDuring, requestsInTurn, startCounting, underCallgrind } from './instructions.js';
 import { mainThreadProfile, summariseProfile } from './profile-summary.js';
 
 const LOAD_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -210,16 +211,14 @@ export async function pollInstructions(engine: Engine): Promise<InstructionFigur
     return {
       mainRatio: spreadOf(poll!.map((round, i) => round.main / me![i]!.main)),
       allRatio: spreadOf(poll!.map((round, i) => round.all / me![i]!.all)),
-      mainRatioOfAll: mainOfAll(poll!) / mainOfAll(me!),
+      // Per-request counts added up: the ratio of the totals, as every round makes COUNT_REQUESTS requests.
+      mainRatioOfAll: sum(poll!.map((round) => round.main)) / sum(me!.map((round) => round.main)),
       main: { poll: median(poll!.map((round) => round.main)), me: median(me!.map((round) => round.main)) },
     };
   } finally {
     await stopServer(child);
   }
 }
-
-// Per-request counts added up: the ratio of the totals, as every round makes COUNT_REQUESTS requests.
-const mainOfAll = (rounds: Instructions[]) => rounds.reduce((sum, round) => sum + round.main, 0);
 
 export const COUNT_SETUP = `${COUNT_REQUESTS} requests one after the other, median of ${COUNT_ROUNDS} rounds, after ${COUNT_WARM_UP} of each`;
 

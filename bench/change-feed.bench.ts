@@ -19,7 +19,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { Client } from 'undici';
 import { compiledQuery } from '../src/platform/compiled-query.js';
 import { isPostgres, type Db } from '../src/platform/db.js';
-import { createDatabase, formatSpread, median, percentile, serveApp, urlOf, type Engine } from './harness.js';
+import { createDatabase, formatSpread, median, percentile, serveApp, sum, urlOf, type Engine } from './harness.js';
 import { canCount, NO_VALGRIND } from './instructions.js';
 import { call, COUNT_SETUP, LOAD_SETUP, pollInstructions, pollUnderLoad, profilePoll, register } from './change-feed-poll.js';
 import { createChangeCursors } from '../src/tasks/change-cursor.js';
@@ -37,9 +37,7 @@ interface Figures {
   p99: number;
 }
 
-
 const percentiles = (samples: number[]): Figures => ({ p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) });
-const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
 /** 10,000 tasks stored straight in the database, each with its change number, as if created one by one. */
 async function seed(db: Db, accountId: string): Promise<void> {

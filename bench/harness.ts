@@ -31,6 +31,8 @@ export function percentile(values: readonly number[], q: number): number {
 
 export const median = (values: readonly number[]): number => percentile(values, 0.5);
 
+export const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
+
 export interface Spread {
   median: number;
   min: number;

@@ -63,7 +63,6 @@ function readPageWithKnex(db: Db, accountId: string, after: PagePosition | undef
   return query.orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(PAGE + 1);
 }
 
-
 async function benchListing(engine: Engine): Promise<Record<'api' | 'bare' | 'knex' | 'me', Figures>> {
   const database = await createDatabase(engine);
   const { config, db, components, server } = await serveApp(database.url);

@@ -29,7 +29,6 @@ const highLimits: Record<string, string> = Object.fromEntries(
   ),
 );
 
-
 export interface ServedTarget {
   name: TargetName;
   url: string;

@@ -82,7 +82,7 @@ function lastWritten(): (value: string | null) => string {
   return (value) => {
     if (value !== last) {
       last = value;
-      lastText = value === null ? 'null' : quoted(value);
+      lastText = stringOrNull(value);
     }
     return lastText;
   };
@@ -125,7 +125,7 @@ export function millisecondsText(ms: number): string {
   return `${whole}.${String(fraction).padStart(digits, '0')}`;
 }
 
-const stringOrNull = (value: string | null) => (value === null ? 'null' : JSON.stringify(value));
+const stringOrNull = (value: string | null) => (value === null ? 'null' : quoted(value));
 
 /**
  * Options under which pino's own path makes a line this writer would not (none is set by
