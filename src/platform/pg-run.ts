@@ -19,12 +19,9 @@ interface PgWire {
   sendCopyFail: (message: string) => void;
 }
 
-/** The columns of a statement's rows as the server described them once on a connection, with each one's parser. */
-interface RowShape {
-  readonly names: readonly string[];
-  readonly parsers: readonly ((text: string) => unknown)[];
-}
-const NO_ROWS: RowShape = { names: [], parsers: [] };
+/** The rows of a statement as the server described them once on a connection: a row made from a DataRow's fields. */
+type RowShape = (fields: readonly (string | null)[]) => Record<string, unknown>;
+const NO_ROWS: RowShape = () => ({});
 
 /** Each connection's row shapes, by statement name; they go with the connection, as its statements do. */
 const pgRowShapes = new WeakMap<PgWire, Map<string, RowShape>>();
@@ -90,21 +87,11 @@ export class PostgresRun {
   }
 
   handleRowDescription(message: { fields: { name: string; dataTypeID: number }[] }): void {
-    this.shape = {
-      names: message.fields.map((field) => field.name),
-      parsers: message.fields.map((field) => pg.types.getTypeParser(field.dataTypeID, 'text') as (text: string) => unknown),
-    };
+    this.shape = rowMaker(message.fields.map((field) => ({ name: field.name, parser: pg.types.getTypeParser(field.dataTypeID, 'text') as Parser })));
   }
 
   handleDataRow(message: { fields: (string | null)[] }): void {
-    const { names, parsers } = this.shape!;
-    const values = message.fields;
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < names.length; i++) {
-      const value = values[i];
-      row[names[i]!] = value === null || value === undefined ? null : parsers[i]!(value);
-    }
-    this.rows.push(row);
+    this.rows.push(this.shape!(message.fields));
   }
 
   handleCommandComplete(message: { text: string }): void {
@@ -136,4 +123,23 @@ export class PostgresRun {
   }
 
   handleCopyData(): void {}
+}
+
+type Parser = (text: string) => unknown;
+
+/**
+ * The function that makes a row of these columns from its fields, compiled once per statement and
+ * connection (as ajv compiles the validator's schemas): one object literal with every column, each
+ * parsed by its own parser. Rows added column by column, as pg's Result and a loop make them, cost
+ * 5-8 times as much (a keyed store per column that V8 cannot tell in advance, and a row object grown
+ * past its first slots): on PostgreSQL a page of 100 tasks spent a twentieth of its CPU there
+ * (bench/pipeline.bench.ts --profile). The names are written as JSON string literals, so any name is
+ * only a name; `__proto__` as a computed key, which defines a column of that name where the plain
+ * key would set the row's prototype. A column named twice keeps its last value, as the loop did.
+ */
+export function rowMaker(columns: readonly { name: string; parser: Parser }[]): RowShape {
+  const key = (name: string) => (name === '__proto__' ? '["__proto__"]' : JSON.stringify(name));
+  const properties = columns.map(({ name }, i) => `${key(name)}: fields[${i}] == null ? null : parsers[${i}](fields[${i}])`);
+  const make = new Function('parsers', `return function row(fields) { return { ${properties.join(', ')} }; };`) as (parsers: readonly Parser[]) => RowShape;
+  return make(columns.map(({ parser }) => parser));
 }
