@@ -1,5 +1,6 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { IdentifyCaller } from './auth/auth.component.js';
+import { dispatchOnly } from './http/app-dispatch.js';
 import type { CoreDeps } from './deps.js';
 import { chainOf } from './http/chain.js';
 import { docsOperations } from './http/docs.operations.js';
@@ -83,8 +84,8 @@ export function createApp(parts: AppParts): Express {
     mcpGuard: parts.mcpGuard,
   });
   // First: every response, the early refusals and the probes included, carries its request id. One
-  // handler for Express's router to run, not two.
-  app.use(observability ? chainOf([observability.requestLog, routes], []) : routes);
+  // handler, handed every request without Express's router (http/app-dispatch.ts).
+  dispatchOnly(app, observability ? chainOf([observability.requestLog, routes], []) : routes, parts.logger);
   return app;
 }
 
