@@ -262,4 +262,10 @@ describe('the reference page loads nothing from elsewhere', () => {
     const bundle = await (await fetch(`${server.baseUrl}/docs/redoc.standalone.js`)).text();
     expect(bundle).not.toContain('cdn.redoc.ly');
   });
+
+  it('answers a favicon request it cannot meet (If-Match, a range past the end) and goes on serving', async () => {
+    expect((await fetch(`${server.baseUrl}/favicon.ico`, { headers: { 'if-match': '"x"' } })).status).toBe(412);
+    expect((await fetch(`${server.baseUrl}/favicon.ico`, { headers: { range: 'bytes=99999999-' } })).status).toBe(416);
+    expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
+  });
 });

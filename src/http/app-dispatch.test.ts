@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { request as httpRequest, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
@@ -123,6 +124,27 @@ describe("the app's one handler, without Express's router", () => {
     expect(await rawGet(base, '/passes')).toMatchObject({ status: 503 });
     expect(await rawGet(base, '/begun')).toEqual({ error: 'ECONNRESET' });
     expect(logged.map((line) => (JSON.parse(line) as { err: { message: string } }).err.message)).toEqual(['thrown', 'passed', 'after the head']);
+  });
+
+  it('gives res.sendFile the final handler for its errors: a precondition or range it cannot meet is answered, the process lives on', async () => {
+    const app = appWith((_req, res) => res.sendFile(fileURLToPath(import.meta.url)));
+    const base = await listening(app);
+    expect((await fetch(`${base}/file`, { headers: { 'if-match': '"x"' } })).status).toBe(412);
+    expect((await fetch(`${base}/file`, { headers: { range: 'bytes=99999999-' } })).status).toBe(416);
+    expect((await fetch(`${base}/file`)).status).toBe(200);
+  });
+
+  it('answers a URL whose path cannot be read with 404, as Express’s router did, without running the handler', async () => {
+    let ran = 0;
+    const logged: string[] = [];
+    const app = appWith((_req, res) => {
+      ran++;
+      res.end();
+    }, logged);
+    const base = await listening(app);
+    expect(await rawGet(base, 'http://[::1/')).toMatchObject({ status: 404 });
+    expect(ran).toBe(0);
+    expect(logged).toEqual([]);
   });
 
   it('is used by an app served by a server Express did not build (Node’s own classes)', async () => {

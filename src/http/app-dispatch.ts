@@ -22,7 +22,7 @@ export function dispatchOnly(app: Express, handler: RequestHandler, logger: Logg
   const env = app.get('env') as string;
   // Where Express would print the error's stack to the console (express/lib/application.js `logerror`).
   const onerror = (err: unknown) => logger.error({ err }, 'request failed past its error renderers');
-  readUrlOnce(request);
+  const hasPath = readUrlOnce(request);
   // `handle` is what the app, called as a request listener, calls (express/lib/express.js); @types/express leaves it out.
   (app as Express & { handle: Handle }).handle = function handle(req, res, callback) {
     req.res = res;
@@ -34,6 +34,11 @@ export function dispatchOnly(app: Express, handler: RequestHandler, logger: Logg
     req.baseUrl = '';
     req.originalUrl ??= req.url;
     const done = callback ?? ((err?: unknown) => finalhandler(req, res, { env, onerror })(err));
+    // What Express's own `res.sendFile` (the docs' files) hands an error it meets, as the router set it.
+    req.next = done;
+    // A URL whose path cannot be read (`GET http://[::1/`, which Node's parser lets through) is the
+    // final handler's 404, as the router answered it, not an error of the routes.
+    if (!hasPath(req)) return done();
     try {
       handler(req, res, done);
     } catch (err) {
@@ -68,8 +73,9 @@ class UrlParts {
  * `req.path` and `req.query` of `request` (an app's request prototype) from one look at the URL, kept
  * while the URL is the same: the same answers as Express's getters (parseurl's pathname and query,
  * the query through the app's 'query parser fn'), which still answer a URL parseurl would take the long way.
+ * Answers whether a request's path can be read at all.
  */
-function readUrlOnce(request: Request): void {
+function readUrlOnce(request: Request): (req: Request) => boolean {
   const expressPath = getterOf(request, 'path');
   const expressQuery = getterOf(request, 'query');
   const partsOf = (req: Request & { [PARTS]?: UrlParts }): UrlParts | undefined => {
@@ -81,6 +87,14 @@ function readUrlOnce(request: Request): void {
     const parts = mark < 0 ? new UrlParts(url, url, null) : new UrlParts(url, url.slice(0, mark), url.slice(mark + 1));
     req[PARTS] = parts;
     return parts;
+  };
+  const hasPath = (req: Request): boolean => {
+    if (partsOf(req) !== undefined) return true;
+    try {
+      return typeof expressPath.call(req) === 'string';
+    } catch {
+      return false;
+    }
   };
   Object.defineProperties(request, {
     path: {
@@ -101,6 +115,7 @@ function readUrlOnce(request: Request): void {
       },
     },
   });
+  return hasPath;
 }
 
 function getterOf(prototype: object, name: string): (this: Request) => unknown {
