@@ -1,5 +1,6 @@
 import finalhandler from 'finalhandler';
 import type { Express, Request, RequestHandler, Response } from 'express';
+import { bareRecords } from '../platform/bare-records.js';
 import type { Logger } from '../platform/logger.js';
 
 /**
@@ -49,12 +50,8 @@ export function dispatchOnly(app: Express, handler: RequestHandler, logger: Logg
 
 type Handle = (req: Request, res: Response, callback?: (err?: unknown) => void) => void;
 
-/**
- * `res.locals` with no inherited names, as Express's `Object.create(null)`, but in V8's fast mode:
- * a value set on a null-prototype literal goes to a dictionary (src/http/query-parser.ts says the same of queries).
- */
-const Locals = function Locals() {} as unknown as new () => Record<string, unknown>;
-Locals.prototype = Object.create(null) as Record<string, unknown>;
+/** `res.locals` with no inherited names, as Express's `Object.create(null)`, in V8's fast mode. */
+const Locals = bareRecords<unknown>();
 
 /** A URL that parseurl takes apart with `url.parse` rather than its own loop (parseurl/index.js `fastparse`). */
 const PARSED_THE_LONG_WAY = /[\t\n\f\r #\u00a0\ufeff]/;
