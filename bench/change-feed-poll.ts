@@ -207,7 +207,9 @@ export async function pollInstructions(engine: Engine): Promise<InstructionFigur
     for (const name of ['poll', 'me'] as const) await inTurn(name, COUNT_WARM_UP);
     startCounting(child);
     for (const name of ['poll', 'me'] as const) await inTurn(name, Math.ceil(COUNT_REQUESTS / 5));
-    const [poll, me] = await interleaved(['poll', 'me'] as const, COUNT_ROUNDS, (name) => instructionsDuring(child, () => inTurn(name, COUNT_REQUESTS)));
+    const [poll, me] = await interleaved(['poll', 'me'] as const, COUNT_ROUNDS, (name) =>
+      instructionsDuring(child, () => inTurn(name, COUNT_REQUESTS), `${engine}/${name}`),
+    );
     return {
       mainRatio: spreadOf(poll!.map((round, i) => round.main / me![i]!.main)),
       allRatio: spreadOf(poll!.map((round, i) => round.all / me![i]!.all)),

@@ -12,6 +12,8 @@
 //   service with a recorder that records nothing, side by side on one database; the difference is
 //   also given as a share of the whole API request.
 // Run alone: node --import tsx bench/change-feed.bench.ts
+// Counted:   node --import tsx bench/change-feed.bench.ts --count  (the poll's instructions alone; BENCH_ENGINES,
+//            BENCH_COUNT_FUNCTIONS=<dir> for bench/functions.ts)
 // Profile:   node --import tsx bench/change-feed.bench.ts --profile  (the empty poll, or BENCH_PROFILE_REQUEST='GET /me',
 //            on SQLite under load in a server started with node --cpu-prof; BENCH_PROFILE_SECONDS)
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -255,13 +257,7 @@ async function report(): Promise<string> {
         ` vs GET /me ${underLoad.cpu.me.toFixed(0)} µs: ${formatSpread(underLoad.cpuRatio, 3)}x paired by round;` +
         ` ${underLoad.requestsPerSecond.poll.toFixed(0)} vs ${underLoad.requestsPerSecond.me.toFixed(0)} req/s`,
     );
-    if (!counted) lines.push(`  empty poll, instructions: left out (${process.env.BENCH_COUNT === '0' ? 'BENCH_COUNT=0' : NO_VALGRIND})`);
-    else {
-      lines.push(
-        `  empty poll, instructions (${COUNT_SETUP}): main thread ${counted.main.poll.toFixed(0)} per request vs GET /me ${counted.main.me.toFixed(0)}:` +
-          ` ${formatSpread(counted.mainRatio, 3)}x paired by round, ${counted.mainRatioOfAll.toFixed(3)}x over all rounds; all threads ${formatSpread(counted.allRatio, 3)}x`,
-      );
-    }
+    lines.push(countedLine(counted));
     for (const op of ['POST', 'PATCH', 'DELETE'] as const) {
       const { recorded, baseline, api } = writes[op];
       const extra = recorded.p50 - baseline.p50;
@@ -274,8 +270,20 @@ async function report(): Promise<string> {
   return `${lines.join('\n')}\n`;
 }
 
+function countedLine(counted: Awaited<ReturnType<typeof pollInstructions>> | undefined): string {
+  if (!counted) return `  empty poll, instructions: left out (${process.env.BENCH_COUNT === '0' ? 'BENCH_COUNT=0' : NO_VALGRIND})`;
+  return (
+    `  empty poll, instructions (${COUNT_SETUP}): main thread ${counted.main.poll.toFixed(0)} per request vs GET /me ${counted.main.me.toFixed(0)}:` +
+    ` ${formatSpread(counted.mainRatio, 3)}x paired by round, ${counted.mainRatioOfAll.toFixed(3)}x over all rounds; all threads ${formatSpread(counted.allRatio, 3)}x`
+  );
+}
+
 if (process.argv.includes('--profile')) {
   await profilePoll();
+  process.exit(0);
+} else if (process.argv.includes('--count')) {
+  const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',') as Engine[];
+  for (const engine of engines) process.stdout.write(`${engine}:\n${countedLine(await pollInstructions(engine))}\n`);
   process.exit(0);
 } else {
   process.stdout.write(await report());

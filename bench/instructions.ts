@@ -15,11 +15,19 @@ import type { LoadRequest } from './harness.js';
  */
 export function underCallgrind(nodeArgs: readonly string[]): { command: string; args: string[] } {
   if (!canCount()) throw new Error(NO_VALGRIND);
+  const counts = FUNCTIONS_DIR === undefined ? ['--callgrind-out-file=/dev/null'] : [`--callgrind-out-file=${FUNCTIONS_DIR}/callgrind.out.%p`, '--separate-threads=yes'];
+  const names = FUNCTIONS_DIR === undefined ? [] : ['--perf-basic-prof'];
   return {
     command: 'valgrind',
-    args: ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', '--callgrind-out-file=/dev/null', process.execPath, ...nodeArgs],
+    args: ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', ...counts, process.execPath, ...names, ...nodeArgs],
   };
 }
+
+/**
+ * BENCH_COUNT_FUNCTIONS=<dir>: every counted round is also dumped function by function into `dir`
+ * under its label, and node names its compiled code in /tmp/perf-<pid>.map; bench/functions.ts reads them.
+ */
+const FUNCTIONS_DIR = process.env.BENCH_COUNT_FUNCTIONS;
 
 /** Whether valgrind is on the PATH (Debian's package valgrind): a bench leaves its counts out without it. */
 export function canCount(): boolean {
@@ -46,12 +54,14 @@ export function startCounting(child: ChildProcess): void {
 
 /**
  * The instructions `child` (counting, `startCounting`) executes while `work` runs, per unit of what
- * `work` answers (the requests it made): the counters are zeroed before and read after.
+ * `work` answers (the requests it made): the counters are zeroed before and read after (and, with
+ * BENCH_COUNT_FUNCTIONS, dumped under `label`).
  */
-export async function instructionsDuring(child: ChildProcess, work: () => Promise<number>): Promise<Instructions> {
+export async function instructionsDuring(child: ChildProcess, work: () => Promise<number>, label = 'work'): Promise<Instructions> {
   control(child, '--zero');
   const units = await work();
   const told = control(child, '-e', 'Ir');
+  if (FUNCTIONS_DIR !== undefined) control(child, `--dump=${label.replaceAll(/[^\w/?=.-]+/g, '_')}:${units}`);
   // One line per thread: "Th 1  123,456", and from thread 10 on "Th10  123,456".
   const threads = [...told.matchAll(/Th\s*(\d+)\s+([\d,]+)/g)].map((match) => ({
     thread: Number(match[1]),

@@ -114,7 +114,7 @@ async function countEngine(engine: Engine): Promise<string> {
     for (const { name, request } of REQUESTS) {
       for (const target of running.targets) await requestsInTurn(target.url, withToken(target, request), COUNT_REQUESTS / 5);
       const rounds = await interleaved(running.targets, COUNT_ROUNDS, (target) =>
-        instructionsDuring(target.child, () => requestsInTurn(target.url, withToken(target, request), COUNT_REQUESTS)),
+        instructionsDuring(target.child, () => requestsInTurn(target.url, withToken(target, request), COUNT_REQUESTS), `${engine}/${target.name}/${name}`),
       );
       const [node, expressFloor, off, on] = rounds as [Instructions[], Instructions[], Instructions[], Instructions[]];
       const paired = (a: Instructions[], b: Instructions[], f: (x: Instructions, y: Instructions) => number) => spreadOf(a.map((value, i) => f(value, b[i]!)));
