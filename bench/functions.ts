@@ -5,7 +5,8 @@
 //
 //   node --import tsx bench/functions.ts <dir> [<label> [<other label>]] [--top=N]
 //
-// One label: its functions by own instructions per request. Two: both, by their difference.
+// One label: its functions by own instructions per request. Two: both, by their difference; a label
+// written <other dir>#<label> is read from another run's dumps (before and after a change).
 // Without a label: the labels the dumps hold.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -121,12 +122,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const top = Number(process.argv.find((arg) => arg.startsWith('--top='))?.slice(6) ?? 40);
   const [dir, first, second] = args;
   if (dir === undefined) throw new Error('usage: node --import tsx bench/functions.ts <dir> [<label> [<other label>]] [--top=N]');
-  const dumps = readDumps(dir);
   const counts = (label: string): [string, FunctionCounts] => {
-    const found = dumps.get(label);
-    if (found === undefined) throw new Error(`no dump labelled ${label} in ${dir}; there are: ${[...dumps.keys()].join(', ')}`);
+    // `<other dir>#<label>`: a label of another run's dumps (the commit before a change, say).
+    const [from, name] = label.includes('#') ? (label.split('#') as [string, string]) : [dir, label];
+    const dumps = readDumps(from);
+    const found = dumps.get(name);
+    if (found === undefined) throw new Error(`no dump labelled ${name} in ${from}; there are: ${[...dumps.keys()].join(', ')}`);
     return [label, found];
   };
-  if (first === undefined) for (const [label, { units }] of dumps) process.stdout.write(`${label} (${units} requests)\n`);
+  if (first === undefined) for (const [label, { units }] of readDumps(dir)) process.stdout.write(`${label} (${units} requests)\n`);
   else process.stdout.write(functionTable(counts(first), second === undefined ? undefined : counts(second), top));
 }

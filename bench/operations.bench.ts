@@ -26,7 +26,7 @@ import { FallbackStore } from '../src/limits/fallback.store.js';
 import { Limiter } from '../src/limits/limiter.js';
 import { MemoryStore } from '../src/limits/memory.store.js';
 import { RedisStore } from '../src/limits/redis.store.js';
-import { authenticatedPlan } from '../src/limits/request-plan.js';
+import { authenticatedPlans } from '../src/limits/request-plan.js';
 import { createLogger } from '../src/platform/logger.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { RedisConnection } from '../src/platform/redis.js';
@@ -329,7 +329,7 @@ async function limiterDecisions(): Promise<void> {
   const cluster = await TestRedisCluster.start(3);
   const budgets = budgetsFrom(loadConfig({ ...highLimits }));
   const plans = Array.from({ length: 1000 }, () =>
-    authenticatedPlan(budgets, { accountId: randomUUID(), clientId: 'web', kind: 'web', scopes: [] }),
+    authenticatedPlans(budgets)({ accountId: randomUUID(), clientId: 'web', kind: 'web', scopes: [] }),
   );
   const logger = createLogger('silent');
   const stores: [string, { url: string; cluster: boolean }][] = [

@@ -27,7 +27,7 @@ import { FallbackStore } from '../src/limits/fallback.store.js';
 import { Limiter } from '../src/limits/limiter.js';
 import { MemoryStore } from '../src/limits/memory.store.js';
 import { RedisStore } from '../src/limits/redis.store.js';
-import { authenticatedPlan } from '../src/limits/request-plan.js';
+import { authenticatedPlans } from '../src/limits/request-plan.js';
 import { RedisConnection, type RedisClient } from '../src/platform/redis.js';
 import { cpuSoFar, median, REDIS_URL, runLoad, serverCpu, type CpuAnswer } from './harness.js';
 
@@ -227,7 +227,7 @@ async function decisionCosts(redis: RedisClient): Promise<void> {
   const limit = Number(HIGH);
   const budgets = budgetsFrom(loadConfig({ ...highLimits }));
   const caller = { accountId: '0b4f2b64-6c1e-4d5e-9d8f-1a2b3c4d5e6f', clientId: 'web', kind: 'web' as const, scopes: [] };
-  const plan = authenticatedPlan(budgets, caller);
+  const plan = authenticatedPlans(budgets)(caller);
   const request: AnchorRequest = { caller, ip: undefined };
   const connection = await RedisConnection.open({ url: REDIS_URL, logger: createLogger('silent'), onConnect: RedisStore.loadScript });
   const memory = new Limiter(new MemoryStore());

@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { serialize } from 'node:v8';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -40,6 +42,26 @@ describe('the OpenAPI document as read at start-up', () => {
     expect(strings.some(([, text]) => !fitsOneByte(text))).toBe(true);
     const table = operationTable(document);
     expect(table.filter(({ path, operationId }) => !isOneByte(path) || !isOneByte(operationId)).map(({ operationId }) => operationId)).toEqual([]);
+  });
+
+  it('makes the document’s keys one-byte, and so the same names written later in our code (a fresh process: the first text of a name is the one kept)', () => {
+    // In this worker other files may have parsed the YAML already; V8 would hand their two-byte names out.
+    const script = `
+      import { serialize } from 'node:v8';
+      import { readOpenApiDocument } from ${JSON.stringify(fileURLToPath(new URL('./openapi-document.ts', import.meta.url)))};
+      const isOneByte = (text) => serialize(text)[2] === 0x22;
+      const keys = [];
+      const walk = (value) => { if (typeof value === 'object' && value !== null) for (const [key, item] of Object.entries(value)) { keys.push(key); walk(item); } };
+      walk(readOpenApiDocument().document);
+      // A function compiled after the read, as the count step's is on the first request.
+      const literal = new Function("return 'X-RateLimit-Remaining-sustained'")();
+      const fits = (text) => [...text].every((c) => c.codePointAt(0) <= 0xff);
+      console.log(JSON.stringify({ keys: keys.length, twoByte: keys.filter((key) => fits(key) && !isOneByte(key)), literal: isOneByte(literal) }));`;
+    const answer = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const { keys, twoByte, literal } = JSON.parse(answer) as { keys: number; twoByte: string[]; literal: boolean };
+    expect(keys).toBeGreaterThan(5000);
+    expect(twoByte).toEqual([]);
+    expect(literal).toBe(true);
   });
 
   it('gives a one-byte Access-Control-Expose-Headers, though it lists the document’s header names', () => {

@@ -51,6 +51,31 @@ describe('the limiter', () => {
     expect(served.governing.burst).toMatchObject({ remaining: 1, resetSeconds: 60 });
   });
 
+  it('counts one plan used again in new windows as each minute and hour begins (its windows are kept only within them)', async () => {
+    const { limiter, advanceTo } = limiterAt(at(59, 59, 998));
+    const plan = authenticated('web');
+    for (let i = 0; i < 2; i++) await limiter.spend(plan);
+    const beforeTheHour = await limiter.spend(plan);
+    expect(beforeTheHour.governing.burst.remaining).toBe(2);
+    expect(beforeTheHour.governing.sustained.remaining).toBe(5);
+    expect(beforeTheHour.client?.burst.remaining).toBe(0);
+    expect((await limiter.spend(plan)).allowed).toBe(false);
+    // 13:00:00.000: a new minute and a new hour for every window of the same plan object.
+    advanceTo(at(60, 0, 0));
+    const served = await limiter.spend(plan);
+    expect(served.allowed).toBe(true);
+    expect(served.governing.burst).toMatchObject({ remaining: 4, resetSeconds: 60 });
+    expect(served.governing.sustained).toMatchObject({ remaining: 7, resetSeconds: 3600 });
+    expect(served.client?.burst).toMatchObject({ remaining: 2, resetSeconds: 60 });
+    // A minute later within the hour: the burst windows start over, the sustained ones go on.
+    advanceTo(at(61, 0, 0));
+    const nextMinute = await limiter.spend(plan);
+    expect(nextMinute.governing.burst.remaining).toBe(4);
+    expect(nextMinute.governing.sustained.remaining).toBe(6);
+    // Another plan for the same subjects counts in the same windows.
+    expect((await limiter.spend(authenticated('web'))).governing.sustained.remaining).toBe(5);
+  });
+
   it('reports Reset in whole seconds from 1 to the window length', async () => {
     const { limiter, advanceTo } = limiterAt(at(0, 0, 0));
     const plan: Plan = { governing: { budget: { name: 'anonymous', burst: 1000, sustained: 1000 }, subject: '1.2.3.4' } };

@@ -37,8 +37,22 @@ interface PlannedWindow extends WindowCharge {
   readonly windowMs: number;
 }
 
+/** A plan's windows as made within one minute (every hour begins with a minute: the sustained windows are made again too). */
+interface PlannedWindows {
+  readonly minute: number;
+  readonly windows: readonly PlannedWindow[];
+}
+
 /** Fixed windows aligned to UTC minutes and hours; one atomic check-and-spend over all of them. */
 export class Limiter {
+  /**
+   * A caller's plan is made once (src/limits/request-plan.ts), so its windows are kept until the minute
+   * is over: their keys are then the same strings from request to request, flattened and hashed once,
+   * where four keys made anew were flattened and hashed for every request's look-ups in the in-process
+   * store (about 14,000 instructions of a GET /me: bench/functions.ts, docs/benchmarks.md#pipeline).
+   */
+  private readonly planned = new WeakMap<Plan, PlannedWindows>();
+
   constructor(
     private readonly store: RateLimitStore,
     private readonly clock: () => number = Date.now,
@@ -46,7 +60,7 @@ export class Limiter {
 
   async spend(plan: Plan): Promise<Decision> {
     const now = this.clock();
-    const windows = windowsOf(plan, now);
+    const windows = this.windowsOf(plan, now);
     const { allowed, counts } = await this.store.spend(windows, now);
     const { governing, client } = statesOf(windows, counts, now);
     if (allowed) return { allowed, governing, client };
@@ -65,8 +79,17 @@ export class Limiter {
   /** The windows of a plan as they stand, spending nothing. */
   async peek(plan: Plan): Promise<{ governing: BudgetState; client?: BudgetState }> {
     const now = this.clock();
-    const windows = windowsOf(plan, now);
+    const windows = this.windowsOf(plan, now);
     return statesOf(windows, await this.store.peek(windows, now), now);
+  }
+
+  private windowsOf(plan: Plan, now: number): readonly PlannedWindow[] {
+    const minute = Math.floor(now / WINDOW_MS.burst);
+    const kept = this.planned.get(plan);
+    if (kept !== undefined && kept.minute === minute) return kept.windows;
+    const windows = windowsOf(plan, now);
+    this.planned.set(plan, { minute, windows });
+    return windows;
   }
 }
 
@@ -101,7 +124,7 @@ function addWindows(windows: PlannedWindow[], tag: string, { budget, subject }: 
   }
 }
 
-function statesOf(windows: PlannedWindow[], counts: readonly number[], now: number): { governing: BudgetState; client?: BudgetState } {
+function statesOf(windows: readonly PlannedWindow[], counts: readonly number[], now: number): { governing: BudgetState; client?: BudgetState } {
   const governing = { burst: stateOf(windows[0]!, counts[0], now), sustained: stateOf(windows[1]!, counts[1], now) };
   if (windows.length < 4) return { governing };
   return { governing, client: { burst: stateOf(windows[2]!, counts[2], now), sustained: stateOf(windows[3]!, counts[3], now) } };

@@ -14,7 +14,7 @@ import { MemoryStore } from './memory.store.js';
 import { createLimitsMetrics } from './limits.metrics.js';
 import { createRateLimitMiddleware } from './rate-limit.middleware.js';
 import { RedisStore } from './redis.store.js';
-import { authenticatedPlan, createPlanner } from './request-plan.js';
+import { authenticatedPlans, createPlanner } from './request-plan.js';
 import type { RateLimitStore } from './store.js';
 
 export type BudgetUsage = components['schemas']['BudgetUsage'];
@@ -54,12 +54,13 @@ export async function createLimitsComponent(
     hooks.refreshTokenAccount,
     (err, requestId) => logger.warn({ err, requestId }, 'refresh-token look-up failed: counting this refresh by client IP'),
   );
+  const usagePlan = authenticatedPlans(budgets);
   const metrics = createLimitsMetrics(() => (redisUp === undefined ? 'memory' : redisUp() ? 'redis' : 'fallback'));
   const passThrough: RequestHandler = (_req, _res, next) => next();
   return {
     rateLimit: config.RATE_LIMITS_ENABLED ? createRateLimitMiddleware(limiter, planFor, metrics.recordDecision) : passThrough,
     usage: async (caller) => {
-      const { governing, client } = await limiter.peek(authenticatedPlan(budgets, caller));
+      const { governing, client } = await limiter.peek(usagePlan(caller));
       return { account: toUsage(governing), client: toUsage(client!) };
     },
     redisUp,

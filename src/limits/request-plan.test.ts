@@ -98,6 +98,19 @@ describe('which budgets a request spends', () => {
     expect(viaToken.client).toEqual({ budget: budgets.client, subject: 'acct-1:api-token:t1' });
   });
 
+  it('plans once per caller: the same caller gets the same plan (the limiter keeps its windows by plan), another caller its own', async () => {
+    const { planFor } = planner();
+    const first = await planFor(facts('GET', '/tasks', { caller: webCaller }));
+    expect(await planFor(facts('POST', '/tasks', { caller: webCaller }))).toBe(first);
+    const sameIdsOtherCaller: Caller = { ...webCaller };
+    const other = await planFor(facts('GET', '/tasks', { caller: sameIdsOtherCaller }));
+    expect(other).not.toBe(first);
+    expect(other).toEqual(first);
+    const otherAccount = await planFor(facts('GET', '/tasks', { caller: { ...webCaller, accountId: 'acct-2' } }));
+    expect(otherAccount.governing.subject).toBe('acct-2');
+    expect(otherAccount.client?.subject).toBe('acct-2:web');
+  });
+
   it('puts requests without a valid caller on the anonymous budget per client IP, with the account budget\'s numbers', async () => {
     const { planFor } = planner();
     const plan = await planFor(facts('GET', '/tasks'));

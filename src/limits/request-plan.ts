@@ -44,6 +44,7 @@ export function createPlanner(
     }
   };
 
+  const authenticatedPlan = authenticatedPlans(budgets);
   return async function planFor(facts: RequestFacts): Promise<Plan> {
     const declaration = facts.budget;
     if (declaration?.budget === 'strict') {
@@ -54,15 +55,27 @@ export function createPlanner(
       const subject = accountId === undefined ? `ip:${facts.clientIp()}` : `account:${accountId}`;
       return { governing: { budget: budgets.refresh, subject } };
     }
-    if (facts.caller) return authenticatedPlan(budgets, facts.caller);
+    if (facts.caller) return authenticatedPlan(facts.caller);
     return { governing: { budget: budgets.anonymous, subject: facts.clientIp() } };
   };
 }
 
-/** The account budget and the caller's client fence inside it. */
-export function authenticatedPlan(budgets: Budgets, caller: Caller): Plan {
-  return {
-    governing: { budget: budgets.account, subject: caller.accountId },
-    client: { budget: budgets.client, subject: `${caller.accountId}:${caller.clientId}` },
+/**
+ * The account budget and the caller's client fence inside it. One plan per caller, made the first
+ * time: the identify step keeps a verified token's caller (src/auth/identify-caller.ts), and the
+ * limiter keeps a plan's windows and their keys (src/limits/limiter.ts).
+ */
+export function authenticatedPlans(budgets: Budgets): (caller: Caller) => Plan {
+  const plans = new WeakMap<Caller, Plan>();
+  return (caller) => {
+    let plan = plans.get(caller);
+    if (plan === undefined) {
+      plan = {
+        governing: { budget: budgets.account, subject: caller.accountId },
+        client: { budget: budgets.client, subject: `${caller.accountId}:${caller.clientId}` },
+      };
+      plans.set(caller, plan);
+    }
+    return plan;
   };
 }
