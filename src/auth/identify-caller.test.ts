@@ -47,6 +47,24 @@ describe('identifyCaller', () => {
     expect(await identify(middleware, forged)).toEqual({ caller: undefined, failure: 'invalid' });
     expect((await identify(middleware, token)).caller).toBeDefined();
   });
+
+  it('refuses a token that ends as one it has accepted (its signature) but differs before, and the accepted one behind another scheme or spacing only as BEARER reads it', async () => {
+    const tokens = createAccessTokens(settings);
+    const middleware = createIdentifyCaller(tokens, noApiTokens, checks);
+    const token = tokens.sign(subject);
+    expect((await identify(middleware, token)).caller).toBeDefined();
+
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const otherAccount = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: 'account-2' })).toString('base64url');
+    expect(await identify(middleware, `${header}.${otherAccount}.${signature}`)).toEqual({ caller: undefined, failure: 'invalid' });
+    const sent = async (authorization: string) => {
+      const req = { headers: { authorization }, get: () => undefined, res: {} } as unknown as Request;
+      return (await middleware(req, 'api')).kind;
+    };
+    expect(await sent(`bearer   ${token}`)).toBe('caller');
+    expect(await sent(`Basic ${token}`)).toBe('failure');
+    expect(await sent(`Bearer ${token}`)).toBe('caller');
+  });
 });
 
 describe('identifyCaller and the account behind an access token', () => {

@@ -12,6 +12,8 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const STRATEGY = 'access-token';
 /** Verified access tokens kept (each until its exp): a client signs every request with the same one. */
 const VERIFIED_TOKENS_KEPT = 10_000;
+/** Of an HS256 signature's 43 characters: two different tokens alike in these are told apart by the whole header. */
+const CACHE_KEY_CHARACTERS = 24;
 
 /** The identify step: who `Authorization: Bearer <JWT | tsk_...>` says the caller of a route's request is. */
 export type IdentifyCaller = (req: Request, resource: OperationRoute['resource']) => Promise<Identity>;
@@ -35,14 +37,18 @@ export function createIdentifyCaller(accessTokens: AccessTokens, apiTokens: ApiT
   authenticator.use(STRATEGY, accessTokens.strategy);
   // Checking the signature and claims through passport is a fifth of a small request's cost; the
   // same bytes verified once stay valid until their exp, which the cache entry does not outlive.
-  const verified = new LRUCache<string, { caller: Caller; expiresAtMs: number }>({ max: VERIFIED_TOKENS_KEPT });
+  // A client sends the same Authorization header again and again: an entry is found by the header's
+  // last characters (the signature's) and holds the whole header, so a known header is neither
+  // matched against BEARER nor hashed whole (together about 10,000 instructions of a GET /me:
+  // bench/functions.ts, docs/benchmarks.md#pipeline).
+  const verified = new LRUCache<string, { header: string; caller: Caller; expiresAtMs: number }>({ max: VERIFIED_TOKENS_KEPT });
   // The entry's ttl only frees memory: lru-cache's clock is not the wall clock `exp` is read against.
-  const stillValid = (token: string) => {
-    const entry = verified.get(token);
-    return entry && Date.now() < entry.expiresAtMs ? entry.caller : undefined;
+  const stillValid = (header: string) => {
+    const entry = verified.get(header.slice(-CACHE_KEY_CHARACTERS));
+    return entry && entry.header === header && Date.now() < entry.expiresAtMs ? entry.caller : undefined;
   };
 
-  const verifyJwt = (req: Request, token: string) =>
+  const verifyJwt = (req: Request, header: string, token: string) =>
     new Promise<Caller | 'expired' | 'invalid'>((resolve, reject) => {
       const authenticate = authenticator.authenticate(
         STRATEGY,
@@ -52,7 +58,7 @@ export function createIdentifyCaller(accessTokens: AccessTokens, apiTokens: ApiT
           if (caller) {
             const expiresAtMs = accessTokens.expiresAtMs(token);
             const ttl = expiresAtMs - Date.now();
-            if (ttl > 0) verified.set(token, { caller: Object.freeze(caller), expiresAtMs }, { ttl });
+            if (ttl > 0) verified.set(header.slice(-CACHE_KEY_CHARACTERS), { header, caller: Object.freeze(caller), expiresAtMs }, { ttl });
             return resolve(caller);
           }
           resolve(isExpiry(info) && accessTokens.isGenuineButExpired(token) ? 'expired' : 'invalid');
@@ -67,15 +73,16 @@ export function createIdentifyCaller(accessTokens: AccessTokens, apiTokens: ApiT
   return async (req, resource) => {
     const header = req.headers.authorization;
     if (header === undefined) return ANONYMOUS;
-    const token = BEARER.exec(header)?.[1];
-    if (!token) return invalid;
+    const known = stillValid(header);
+    const token = known === undefined ? BEARER.exec(header)?.[1] : undefined;
+    if (known === undefined && !token) return invalid;
     try {
-      if (token.startsWith(API_TOKEN_PREFIX)) {
+      if (token?.startsWith(API_TOKEN_PREFIX)) {
         // API tokens are rows of their account and go with it: no account check.
         const caller = await apiTokens.authenticate(token);
         return caller && checks.audienceFits(req, undefined, resource) ? { kind: 'caller', caller } : invalid;
       }
-      const found = stillValid(token) ?? (await verifyJwt(req, token));
+      const found = known ?? (await verifyJwt(req, header, token!));
       if (found === 'expired') return expired;
       if (found === 'invalid' || !checks.audienceFits(req, found.audience, resource)) return invalid;
       const account = await checks.accountOf(found.accountId);

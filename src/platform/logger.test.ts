@@ -40,4 +40,18 @@ describe('the process logger (lines gathered for a few milliseconds)', () => {
     expect(lines).toHaveLength(3000);
     expect(lines.at(-1)?.n).toBe(2999);
   });
+
+  it('writes characters beyond ASCII as UTF-8, and a line longer than what is gathered at once whole, in its place', () => {
+    const { lines } = run(`
+      logger.info({ n: 0 }, 'café — 📅');
+      logger.info({ n: 1, padding: 'é'.repeat(40_000) }, 'long');
+      logger.info({ n: 2 }, 'after');
+    `);
+    expect(lines.map((line) => [line.n, line.msg])).toEqual([
+      [0, 'café — 📅'],
+      [1, 'long'],
+      [2, 'after'],
+    ]);
+    expect((lines[1] as { padding?: string }).padding).toBe('é'.repeat(40_000));
+  });
 });
