@@ -55,7 +55,9 @@ describe('bench/functions.ts: own instructions per request from callgrind dumps'
       'JS:handle a.js:2:3': 800,
       'Builtin:Add': 80,
     });
+    expect(Object.fromEntries(poll.byTier)).toEqual({ optimized: 800 });
     const table = functionTable(['sqlite/poll', poll], ['sqlite/me', dumps.get('sqlite/me')!], 10);
+    expect(table).toContain("sqlite/poll: compiled JavaScript's own by tier: optimized 40");
     // Per request: hash (4020 / 20 = 201) against (510 / 20 = 25.5); handle 40 against 20.
     expect(table).toMatch(/^\s+201\s+26\s+176\s+v8::internal::String::ComputeAndSetRawHash/m);
     expect(table).toMatch(/^\s+40\s+20\s+20\s+JS:handle a\.js:2:3$/m);

@@ -15,7 +15,14 @@ import { join } from 'node:path';
 export interface FunctionCounts {
   units: number;
   byFunction: Map<string, number>;
+  /**
+   * Compiled JavaScript's own instructions by V8's tier: a round whose code ran in the baseline tier
+   * (deoptimised and not yet optimised again) counts tens of thousands more per request, and says so here.
+   */
+  byTier: Map<string, number>;
 }
+
+const TIERS: Record<string, string> = { '~': 'interpreted', '^': 'baseline', '+': 'maglev', '*': 'optimized' };
 
 /**
  * Every dump under `dir`, main thread only, summed by label. A dump's label is what
@@ -33,9 +40,18 @@ export function readDumps(dir: string, perfMapDir = '/tmp'): Map<string, Functio
     if (trigger === null) continue;
     const pid = match[1]!;
     if (!jitNames.has(pid)) jitNames.set(pid, perfMap(join(perfMapDir, `perf-${pid}.map`)));
-    const counts = byLabel.get(trigger[1]!) ?? { units: 0, byFunction: new Map() };
+    const counts = byLabel.get(trigger[1]!) ?? { units: 0, byFunction: new Map(), byTier: new Map() };
     counts.units += Number(trigger[2]);
-    for (const [name, own] of ownInstructions(text, jitNames.get(pid)!)) counts.byFunction.set(name, (counts.byFunction.get(name) ?? 0) + own);
+    for (const [name, own] of ownInstructions(text, jitNames.get(pid)!)) {
+      // "JS:*name file:line:col": the tier mark (~ interpreted, ^ baseline, + maglev, * optimized) counted apart, then left out so a function's tiers add up.
+      const tier = /^(?:JS|LazyCompile|Function):([~^+*]?)/.exec(name);
+      const key = tier === null ? name : name.replace(/^(JS|LazyCompile|Function):[~^+*]?/, 'JS:');
+      counts.byFunction.set(key, (counts.byFunction.get(key) ?? 0) + own);
+      if (tier !== null) {
+        const tierName = TIERS[tier[1]!] ?? 'unmarked';
+        counts.byTier.set(tierName, (counts.byTier.get(tierName) ?? 0) + own);
+      }
+    }
     byLabel.set(trigger[1]!, counts);
   }
   return byLabel;
@@ -45,7 +61,7 @@ export function readDumps(dir: string, perfMapDir = '/tmp'): Map<string, Functio
  * Each function's own instructions in one callgrind file: the cost lines under its `fn=`, less the
  * line after each `calls=` (what the call cost, counted again under the callee). Names are given once
  * as `(id) name` and then as `(id)`; code V8 compiled has an address for a name, looked up in node's
- * perf map (`--perf-basic-prof`), its tier mark left out so a function's tiers add up.
+ * perf map (`--perf-basic-prof`).
  */
 function ownInstructions(text: string, jitName: (address: number) => string | undefined): Map<string, number> {
   const names = new Map<string, string>();
@@ -90,10 +106,8 @@ function perfMap(file: string): (address: number) => string | undefined {
     if (named.has(address)) return named.get(address);
     let found: (typeof entries)[number] | undefined;
     for (const entry of entries) if (entry.start <= address && address < entry.end && (found === undefined || entry.order > found.order)) found = entry;
-    // "JS:*name file:line:col": the tier marks (~ interpreted, ^ baseline, + maglev, * turbofan) left out.
-    const name = found?.name.replace(/^(JS|LazyCompile|Function):[~^+*]?/, 'JS:');
-    named.set(address, name);
-    return name;
+    named.set(address, found?.name);
+    return found?.name;
   };
 }
 
@@ -105,10 +119,14 @@ export function functionTable(a: [string, FunctionCounts], b: [string, FunctionC
   const key = (name: string) => (b === undefined ? perUnit(a[1], name) : Math.abs(perUnit(a[1], name) - perUnit(b[1], name)));
   const rows = [...names].sort((x, y) => key(y) - key(x)).slice(0, top);
   const n = (value: number) => Math.round(value).toLocaleString('en').padStart(10);
+  const tiers = ([label, counts]: [string, FunctionCounts]) =>
+    `  ${label}: compiled JavaScript's own by tier: ${[...counts.byTier].map(([tier, own]) => `${tier} ${Math.round(own / counts.units).toLocaleString('en')}`).join(', ')}\n`;
   const out = [
     b === undefined
       ? `${a[0]}: ${n(total(a[1]))} own instructions per request (${a[1].units} requests), main thread\n`
       : `${a[0]} ${n(total(a[1]))} - ${b[0]} ${n(total(b[1]))} = ${n(total(a[1]) - total(b[1]))} instructions per request, main thread\n`,
+    tiers(a),
+    ...(b === undefined ? [] : [tiers(b)]),
   ];
   for (const name of rows) {
     const cells = b === undefined ? n(perUnit(a[1], name)) : `${n(perUnit(a[1], name))}${n(perUnit(b[1], name))}${n(perUnit(a[1], name) - perUnit(b[1], name))}`;

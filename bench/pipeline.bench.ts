@@ -7,7 +7,8 @@
 // Run alone: node --import tsx bench/pipeline.bench.ts  (BENCH_ROUNDS, BENCH_ROUND_SECONDS, BENCH_ENGINES=sqlite,postgres, BENCH_REQUESTS;
 //            BENCH_CONTROL=1: "API obs on" without observability, what the bench reads as a cost where there is none)
 // Counted:   node --import tsx bench/pipeline.bench.ts --instructions  (every target under valgrind's callgrind: instructions per
-//            request, bench/instructions.ts; BENCH_COUNT_ROUNDS, BENCH_COUNT_REQUESTS, BENCH_ENGINES, BENCH_REQUESTS)
+//            request, bench/instructions.ts; BENCH_COUNT_ROUNDS, BENCH_COUNT_REQUESTS, BENCH_COUNT_WARM_UP, BENCH_ENGINES, BENCH_REQUESTS;
+//            BENCH_COUNT_FUNCTIONS=<dir>: function by function, read with bench/functions.ts)
 // Profile:   node --import tsx bench/pipeline.bench.ts --profile  (GET /me, or BENCH_PROFILE_REQUEST='POST /tasks', on SQLite or BENCH_PROFILE_ENGINE=postgres, of BENCH_PROFILE_TARGET='API obs off' or another target, under load, node --cpu-prof)
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,7 +94,7 @@ async function benchEngine(engine: Engine): Promise<string> {
 
 const COUNT_ROUNDS = Number(process.env.BENCH_COUNT_ROUNDS ?? 3);
 const COUNT_REQUESTS = Number(process.env.BENCH_COUNT_REQUESTS ?? 300);
-const COUNT_WARM_UP = 2000;
+const COUNT_WARM_UP = Number(process.env.BENCH_COUNT_WARM_UP ?? 2000);
 
 /**
  * Every target under callgrind (bench/instructions.ts): the instructions of each request on each target's
