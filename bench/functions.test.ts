@@ -44,7 +44,7 @@ describe('bench/functions.ts: own instructions per request from callgrind dumps'
     writeFileSync(join(dir, 'callgrind.out.4242.1-02'), dump('sqlite/poll', 10, 1_000_000));
     writeFileSync(join(dir, 'callgrind.out.4242'), dump('sqlite/poll', 10, 1_000_000));
     // The second entry for 0x1000 is newer code at the same address: it names the function.
-    writeFileSync(join(dir, 'perf-4242.map'), '1000 40 JS:~old a.js:1:1\n1000 40 JS:*handle a.js:2:3\n2000 10 Builtin:Add\n');
+    writeFileSync(join(dir, 'perf-4242.map'), '1000 40 JS:~old a.js:1:1\n1000 40 JS:*handle file:///work/a/dist-bench/src/a.js:2:3\n2000 10 Builtin:Add\n');
 
     const dumps = readDumps(dir, dir);
     expect([...dumps.keys()].sort()).toEqual(['sqlite/me', 'sqlite/poll']);
@@ -52,7 +52,7 @@ describe('bench/functions.ts: own instructions per request from callgrind dumps'
     expect(poll.units).toBe(20);
     expect(Object.fromEntries(poll.byFunction)).toEqual({
       'v8::internal::String::ComputeAndSetRawHash()': 1000 + 10 + 3000 + 10,
-      'JS:handle a.js:2:3': 800,
+      'JS:handle dist-bench/src/a.js:2:3': 800,
       'Builtin:Add': 80,
     });
     expect(Object.fromEntries(poll.byTier)).toEqual({ optimized: 800 });
@@ -60,6 +60,6 @@ describe('bench/functions.ts: own instructions per request from callgrind dumps'
     expect(table).toContain("sqlite/poll: compiled JavaScript's own by tier: optimized 40");
     // Per request: hash (4020 / 20 = 201) against (510 / 20 = 25.5); handle 40 against 20.
     expect(table).toMatch(/^\s+201\s+26\s+176\s+v8::internal::String::ComputeAndSetRawHash/m);
-    expect(table).toMatch(/^\s+40\s+20\s+20\s+JS:handle a\.js:2:3$/m);
+    expect(table).toMatch(/^\s+40\s+20\s+20\s+JS:handle dist-bench\/src\/a\.js:2:3$/m);
   });
 });

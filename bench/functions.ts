@@ -22,6 +22,8 @@ export interface FunctionCounts {
   byTier: Map<string, number>;
 }
 
+const CHECKOUT_PATH = /(?:file:\/\/)?\/\S*?\/(dist-bench|node_modules)\//g;
+
 const TIERS: Record<string, string> = { '~': 'interpreted', '^': 'baseline', '+': 'maglev', '*': 'optimized' };
 
 /**
@@ -45,7 +47,8 @@ export function readDumps(dir: string, perfMapDir = '/tmp'): Map<string, Functio
     for (const [name, own] of ownInstructions(text, jitNames.get(pid)!)) {
       // "JS:*name file:line:col": the tier mark (~ interpreted, ^ baseline, + maglev, * optimized) counted apart, then left out so a function's tiers add up.
       const tier = /^(?:JS|LazyCompile|Function):([~^+*]?)/.exec(name);
-      const key = tier === null ? name : name.replace(/^(JS|LazyCompile|Function):[~^+*]?/, 'JS:');
+      // Paths from the checkout on: two checkouts' runs (before and after a change) name the same functions alike.
+      const key = (tier === null ? name : name.replace(/^(JS|LazyCompile|Function):[~^+*]?/, 'JS:')).replace(CHECKOUT_PATH, '$1/');
       counts.byFunction.set(key, (counts.byFunction.get(key) ?? 0) + own);
       if (tier !== null) {
         const tierName = TIERS[tier[1]!] ?? 'unmarked';
