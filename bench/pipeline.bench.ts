@@ -94,7 +94,9 @@ async function benchEngine(engine: Engine): Promise<string> {
 
 const COUNT_ROUNDS = Number(process.env.BENCH_COUNT_ROUNDS ?? 3);
 const COUNT_REQUESTS = Number(process.env.BENCH_COUNT_REQUESTS ?? 300);
-const COUNT_WARM_UP = Number(process.env.BENCH_COUNT_WARM_UP ?? 2000);
+// After 2,000 requests under valgrind, the app with observability often still ran Node's HTTP functions
+// deoptimised, in the baseline tier (bench/functions.ts prints the tiers; docs/benchmarks.md#pipeline).
+const COUNT_WARM_UP = Number(process.env.BENCH_COUNT_WARM_UP ?? 8000);
 
 /**
  * Every target under callgrind (bench/instructions.ts): the instructions of each request on each target's
