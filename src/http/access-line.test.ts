@@ -93,6 +93,33 @@ describe('accessLineWriter', () => {
       expect(written.map((text) => JSON.parse(text).time)).toEqual([1_764_170_000_000, 1_764_170_000_000, 1_764_170_000_001, 1_764_170_000_000]);
     });
 
+    it('gives each line its own pieces when one writer writes lines that differ in one field at a time, in the same millisecond', () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(1_764_170_000_000);
+      const ours = capture();
+      const theirs = capture();
+      const write = accessLineWriter(ours.logger);
+      const unmatched = { ...lines[1]!, requestId: 'r-1' };
+      const variants: [level: 'info' | 'error', line: AccessLine][] = [
+        ['info', lines[0]!],
+        ['info', { ...lines[0]!, status: 304 }],
+        ['info', lines[0]!],
+        ['error', { ...lines[0]!, status: 500 }],
+        ['info', { ...lines[0]!, durationMs: 7 }],
+        ['info', unmatched],
+        ['info', { ...unmatched, method: 'GET' }],
+        ['info', { ...unmatched, method: 'GET', route: '/x', operationId: null }],
+        ['info', { ...lines[0]!, accountId: 'a1', clientId: 'cli' }],
+        ['info', { ...lines[0]!, accountId: 'a2', clientId: 'cli' }],
+        ['info', lines[0]!],
+      ];
+      for (const [level, line] of variants) {
+        write(level, line);
+        theirs.logger[level]({ ...line }, 'request');
+      }
+      expect(ours.lines).toEqual(theirs.lines);
+    });
+
     it('gives each line its own account and client, the same ones line after line or not', () => {
       const ours = capture();
       const theirs = capture();

@@ -29,40 +29,66 @@ const msgPrefixSym = (pino.symbols as unknown as Record<string, symbol>).msgPref
 export function accessLineWriter(logger: Logger): (level: 'info' | 'error', line: AccessLine) => void {
   const internals = logger as unknown as Record<symbol, unknown>;
   if (changesItsLines(internals)) return (level, line) => logger[level]({ ...line }, 'request');
-  const message = `,${JSON.stringify(internals[messageKeySym])}:"request"`;
-  // Set when the logger is made and never changed; the bindings and the level prefixes are read per line.
-  const end = internals[endSym] as string;
+  // Set when the logger is made and never changed: the message and the end of line are one piece.
+  const tail = `,${JSON.stringify(internals[messageKeySym])}:"request"${internals[endSym] as string}`;
   const stream = internals[streamSym] as { write: (text: string) => void };
-  const time = timeOf(internals[timeSym] as () => string);
-  // A route's template and operationId come from the operation table: written once each, then reused.
-  const routeFields = new Map<string | null, { route: string | null; text: string }>();
-  const routeFieldsOf = ({ route, operationId }: AccessLine) => {
+  const head = headOf(internals, logger);
+  // The line is a few pieces, each written once and reused while it stays the same (a line of many
+  // small pieces cost a join each, and again when the gathered lines were made one text to write).
+  // The method, route template and operationId come from the operation table: one piece per operation.
+  const routeFields = new Map<string | null, { method: string; route: string | null; text: string }>();
+  const routeFieldsOf = ({ method, route, operationId }: AccessLine) => {
     let fields = routeFields.get(operationId);
-    if (fields?.route !== route) {
-      fields = { route, text: `,"route":${stringOrNull(route)},"operationId":${stringOrNull(operationId)}` };
+    if (fields?.route !== route || fields.method !== method) {
+      // A method is a token (RFC 9110 §9.1; Node's parser takes no other): nothing in it to escape.
+      fields = { method, route, text: `,"method":"${method}","route":${stringOrNull(route)},"operationId":${stringOrNull(operationId)}` };
       routeFields.set(operationId, fields);
     }
     return fields.text;
   };
+  const statusText = lastWritten((status: number) => `,"status":${status},"durationMs":`);
   // A client calls again and again with one token: its account and client ids repeat line after line.
-  const accountIdText = lastWritten();
-  const clientIdText = lastWritten();
+  let lastCaller: { accountId: string | null; clientId: string | null; text: string } = { accountId: null, clientId: null, text: ',"accountId":null,"clientId":null' };
+  const callerText = ({ accountId, clientId }: AccessLine) => {
+    if (accountId !== lastCaller.accountId || clientId !== lastCaller.clientId) {
+      lastCaller = { accountId, clientId, text: `,"accountId":${stringOrNull(accountId)},"clientId":${stringOrNull(clientId)}` };
+    }
+    return lastCaller.text;
+  };
   return (level, line) => {
     if (!logger.isLevelEnabled(level)) return;
-    const prefixes = internals[lsCacheSym] as Record<number, string>;
     const text =
-      prefixes[logger.levels.values[level]!] +
-      time() +
-      (internals[chindingsSym] as string) +
-      // A method is a token (RFC 9110 §9.1; Node's parser takes no other): nothing in it to escape.
-      `,"requestId":${quoted(line.requestId)},"method":"${line.method}"` +
+      head(level) +
+      ',"requestId":' +
+      quoted(line.requestId) +
       routeFieldsOf(line) +
-      `,"status":${line.status},"durationMs":${millisecondsText(line.durationMs)}` +
-      `,"accountId":${accountIdText(line.accountId)},"clientId":${clientIdText(line.clientId)}` +
+      statusText(line.status) +
+      millisecondsText(line.durationMs) +
+      callerText(line) +
       (line.aborted ? ',"aborted":true' : '') +
-      message +
-      end;
+      tail;
     stream.write(text);
+  };
+}
+
+/**
+ * What pino writes before a line's own fields: its level's prefix, its time, the logger's bindings
+ * (read per line: a child's may change). With pino's epoch time (its default), made once per
+ * millisecond and level; any other time function is called for every line, as pino does.
+ */
+function headOf(internals: Record<symbol, unknown>, logger: Logger): (level: 'info' | 'error') => string {
+  const pinoTime = internals[timeSym] as () => string;
+  const prefixOf = (level: 'info' | 'error') => (internals[lsCacheSym] as Record<number, string>)[logger.levels.values[level]!]!;
+  if (pinoTime !== pino.stdTimeFunctions.epochTime) return (level) => prefixOf(level) + pinoTime() + (internals[chindingsSym] as string);
+  let last = { ms: -1, level: '', prefix: '', chindings: '', text: '' };
+  return (level) => {
+    const ms = Date.now();
+    const prefix = prefixOf(level);
+    const chindings = internals[chindingsSym] as string;
+    if (ms !== last.ms || level !== last.level || prefix !== last.prefix || chindings !== last.chindings) {
+      last = { ms, level, prefix, chindings, text: `${prefix},"time":${ms}${chindings}` };
+    }
+    return last.text;
   };
 }
 
@@ -75,29 +101,14 @@ export function accessLineWriter(logger: Logger): (level: 'info' | 'error', line
 const NOTHING_TO_ESCAPE = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 const quoted = (value: string) => (NOTHING_TO_ESCAPE.test(value) ? `"${value}"` : JSON.stringify(value));
 
-/** `stringOrNull` of a value, the last one's text kept for the next line. */
-function lastWritten(): (value: string | null) => string {
-  let last: string | null = null;
-  let lastText = 'null';
-  return (value) => {
-    if (value !== last) {
-      last = value;
-      lastText = stringOrNull(value);
-    }
-    return lastText;
-  };
-}
-
-/** pino's epoch time (its default), formatted once per millisecond; any other time function as it is. */
-function timeOf(pinoTime: () => string): () => string {
-  if (pinoTime !== pino.stdTimeFunctions.epochTime) return pinoTime;
-  let lastMs = -1;
+/** `text(value)`, the last one's kept for the next line while the value stays the same. */
+function lastWritten<V>(text: (value: V) => string): (value: V) => string {
+  let last: V | undefined;
   let lastText = '';
-  return () => {
-    const now = Date.now();
-    if (now !== lastMs) {
-      lastMs = now;
-      lastText = `,"time":${now}`;
+  return (value) => {
+    if (value !== last || lastText === '') {
+      last = value;
+      lastText = text(value);
     }
     return lastText;
   };
