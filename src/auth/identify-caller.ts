@@ -12,8 +12,12 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const STRATEGY = 'access-token';
 /** Verified access tokens kept (each until its exp): a client signs every request with the same one. */
 const VERIFIED_TOKENS_KEPT = 10_000;
-/** Of an HS256 signature's 43 characters: two different tokens alike in these are told apart by the whole header. */
-const CACHE_KEY_CHARACTERS = 24;
+/**
+ * An HS256 signature's length in base64url: the key holds the whole signature, so a caller who could
+ * reach an entry already holds what a token's secret part is (its header and claims are not secret), and
+ * the comparison with the whole header that follows has nothing left to give away by its timing.
+ */
+const CACHE_KEY_CHARACTERS = 43;
 
 /** The identify step: who `Authorization: Bearer <JWT | tsk_...>` says the caller of a route's request is. */
 export type IdentifyCaller = (req: Request, resource: OperationRoute['resource']) => Promise<Identity>;
@@ -38,7 +42,7 @@ export function createIdentifyCaller(accessTokens: AccessTokens, apiTokens: ApiT
   // Checking the signature and claims through passport is a fifth of a small request's cost; the
   // same bytes verified once stay valid until their exp, which the cache entry does not outlive.
   // A client sends the same Authorization header again and again: an entry is found by the header's
-  // last characters (the signature's) and holds the whole header, so a known header is neither
+  // last 43 characters (the signature's) and holds the whole header, so a known header is neither
   // matched against BEARER nor hashed whole (together about 10,000 instructions of a GET /me:
   // bench/functions.ts, docs/benchmarks.md#pipeline).
   const verified = new LRUCache<string, { header: string; caller: Caller; expiresAtMs: number }>({ max: VERIFIED_TOKENS_KEPT });
