@@ -74,23 +74,28 @@ export function createIdentifyCaller(accessTokens: AccessTokens, apiTokens: ApiT
   const invalid: Identity = Object.freeze({ kind: 'failure', failure: 'invalid' });
   const expired: Identity = Object.freeze({ kind: 'failure', failure: 'expired' });
 
+  /** What a verified (or remembered) access token says: its caller if it fits the resource and its account is open. */
+  const identityOf = async (req: Request, resource: OperationRoute['resource'], found: Caller | 'expired' | 'invalid'): Promise<Identity> => {
+    if (found === 'expired') return expired;
+    if (found === 'invalid' || !checks.audienceFits(req, found.audience, resource)) return invalid;
+    const account = await checks.accountOf(found.accountId);
+    return account ? { kind: 'caller', caller: found, account } : invalid;
+  };
+
   return async (req, resource) => {
     const header = req.headers.authorization;
     if (header === undefined) return ANONYMOUS;
-    const known = stillValid(header);
-    const token = known === undefined ? BEARER.exec(header)?.[1] : undefined;
-    if (known === undefined && !token) return invalid;
     try {
-      if (token?.startsWith(API_TOKEN_PREFIX)) {
+      const known = stillValid(header);
+      if (known !== undefined) return await identityOf(req, resource, known);
+      const token = BEARER.exec(header)?.[1];
+      if (!token) return invalid;
+      if (token.startsWith(API_TOKEN_PREFIX)) {
         // API tokens are rows of their account and go with it: no account check.
         const caller = await apiTokens.authenticate(token);
         return caller && checks.audienceFits(req, undefined, resource) ? { kind: 'caller', caller } : invalid;
       }
-      const found = known ?? (await verifyJwt(req, header, token!));
-      if (found === 'expired') return expired;
-      if (found === 'invalid' || !checks.audienceFits(req, found.audience, resource)) return invalid;
-      const account = await checks.accountOf(found.accountId);
-      return account ? { kind: 'caller', caller: found, account } : invalid;
+      return await identityOf(req, resource, await verifyJwt(req, header, token));
     } catch (error) {
       // The database down while a token is looked up: the count step fails the request after counting it.
       return { kind: 'error', error };

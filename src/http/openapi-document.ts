@@ -37,9 +37,10 @@ function oneByteNames(yaml: string): Set<string> {
 /**
  * A key: at the start of a line (after `- ` items), or after `{` or `,` in a flow mapping; quoted, or plain
  * up to the first `:` followed by a space. A key with escapes is left to the parse; text that only looks like a
- * key (in a description) adds a name no one uses.
+ * key (in a description) adds a name no one uses. At most 200 characters: every `,` of a long flow list starts
+ * a look for a key, and an unbounded one made such a line's scan grow with its length squared.
  */
-const KEYS = /(?:^[ \t]*(?:- +)*|[{,][ \t]*)(?:(['"])([^'"\n]+)\1|([^\s'"#{}[\],][^\n]*?)):(?=[ \t\r\n]|$)/gm;
+const KEYS = /(?:^[ \t]*(?:- +)*|[{,][ \t]*)(?:(['"])([^'"\n]{1,200})\1|([^\s'"#{}[\],][^\n]{0,200}?)):(?=[ \t\r\n]|$)/gm;
 
 /** V8 keeps a property name as its one copy of that text: the same text used as a name later is this string. */
 function internalized(name: string): string {
