@@ -17,10 +17,20 @@ async function identify(identifyCaller: ReturnType<typeof createIdentifyCaller>,
   return { caller: identity.kind === 'caller' ? identity.caller : undefined, failure: identity.kind === 'failure' ? identity.failure : undefined };
 }
 
-function run(identifyCaller: ReturnType<typeof createIdentifyCaller>, token: string): Promise<Identity> {
-  const req = { headers: { authorization: `Bearer ${token}` }, get: () => undefined } as unknown as Request;
+function run(identifyCaller: ReturnType<typeof createIdentifyCaller>, token: string, authorization = `Bearer ${token}`): Promise<Identity> {
+  const req = { headers: { authorization }, get: () => undefined } as unknown as Request;
   (req as { res?: unknown }).res = {} as Response;
   return identifyCaller(req, 'api');
+}
+
+/** A middleware that has accepted a freshly signed token once, and the token's three parts. */
+async function afterAcceptingOne() {
+  const tokens = createAccessTokens(settings);
+  const middleware = createIdentifyCaller(tokens, noApiTokens, checks);
+  const token = tokens.sign(subject);
+  expect((await identify(middleware, token)).caller).toBeDefined();
+  const [header, payload, signature] = token.split('.') as [string, string, string];
+  return { middleware, token, header, payload, signature };
 }
 
 describe('identifyCaller', () => {
@@ -37,30 +47,17 @@ describe('identifyCaller', () => {
   });
 
   it('refuses a token that differs from one it has accepted only in its signature', async () => {
-    const tokens = createAccessTokens(settings);
-    const middleware = createIdentifyCaller(tokens, noApiTokens, checks);
-    const token = tokens.sign(subject);
-    expect((await identify(middleware, token)).caller).toBeDefined();
-
-    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const { middleware, token, header, payload, signature } = await afterAcceptingOne();
     const forged = `${header}.${payload}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
     expect(await identify(middleware, forged)).toEqual({ caller: undefined, failure: 'invalid' });
     expect((await identify(middleware, token)).caller).toBeDefined();
   });
 
   it('refuses a token that ends as one it has accepted (its signature) but differs before, and the accepted one behind another scheme or spacing only as BEARER reads it', async () => {
-    const tokens = createAccessTokens(settings);
-    const middleware = createIdentifyCaller(tokens, noApiTokens, checks);
-    const token = tokens.sign(subject);
-    expect((await identify(middleware, token)).caller).toBeDefined();
-
-    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const { middleware, token, header, payload, signature } = await afterAcceptingOne();
     const otherAccount = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: 'account-2' })).toString('base64url');
     expect(await identify(middleware, `${header}.${otherAccount}.${signature}`)).toEqual({ caller: undefined, failure: 'invalid' });
-    const sent = async (authorization: string) => {
-      const req = { headers: { authorization }, get: () => undefined, res: {} } as unknown as Request;
-      return (await middleware(req, 'api')).kind;
-    };
+    const sent = async (authorization: string) => (await run(middleware, token, authorization)).kind;
     expect(await sent(`bearer   ${token}`)).toBe('caller');
     expect(await sent(`Basic ${token}`)).toBe('failure');
     expect(await sent(`Bearer ${token}`)).toBe('caller');

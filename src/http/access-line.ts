@@ -80,13 +80,14 @@ function headOf(internals: Record<symbol, unknown>, logger: Logger): (level: 'in
   const pinoTime = internals[timeSym] as () => string;
   const prefixOf = (level: 'info' | 'error') => (internals[lsCacheSym] as Record<number, string>)[logger.levels.values[level]!]!;
   if (pinoTime !== pino.stdTimeFunctions.epochTime) return (level) => prefixOf(level) + pinoTime() + (internals[chindingsSym] as string);
-  let last = { ms: -1, level: '', prefix: '', chindings: '', text: '' };
+  // The level's prefix holds its number: a line at another level has another prefix.
+  let last = { ms: -1, prefix: '', chindings: '', text: '' };
   return (level) => {
     const ms = Date.now();
     const prefix = prefixOf(level);
     const chindings = internals[chindingsSym] as string;
-    if (ms !== last.ms || level !== last.level || prefix !== last.prefix || chindings !== last.chindings) {
-      last = { ms, level, prefix, chindings, text: `${prefix},"time":${ms}${chindings}` };
+    if (ms !== last.ms || prefix !== last.prefix || chindings !== last.chindings) {
+      last = { ms, prefix, chindings, text: `${prefix},"time":${ms}${chindings}` };
     }
     return last.text;
   };
@@ -101,12 +102,12 @@ function headOf(internals: Record<symbol, unknown>, logger: Logger): (level: 'in
 const NOTHING_TO_ESCAPE = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 const quoted = (value: string) => (NOTHING_TO_ESCAPE.test(value) ? `"${value}"` : JSON.stringify(value));
 
-/** `text(value)`, the last one's kept for the next line while the value stays the same. */
+/** `text(value)`, the last one's kept for the next line while the value stays the same (never undefined). */
 function lastWritten<V>(text: (value: V) => string): (value: V) => string {
   let last: V | undefined;
   let lastText = '';
   return (value) => {
-    if (value !== last || lastText === '') {
+    if (value !== last) {
       last = value;
       lastText = text(value);
     }
