@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { lineBytesOf, type LineBytes } from '../platform/gathered-lines.js';
 
 /** What the access line of a request says (src/http/request-log.ts): named fields only. */
 export interface AccessLine {
@@ -25,94 +26,161 @@ const msgPrefixSym = (pino.symbols as unknown as Record<string, symbol>).msgPref
  * fields with a serializer and a stringifier looked up for each) was about half of what observability
  * cost a `GET /me` (bench/pipeline.bench.ts --profile, docs/benchmarks.md#pipeline); these fields are
  * named and ours, so nothing of that applies. `src/http/access-line.test.ts` holds the two to the same line.
+ *
+ * The line is written as bytes: its pieces are kept as bytes while they stay the same, and put into the
+ * destination's gathered lines (src/platform/gathered-lines.ts) or, for any other destination, into a
+ * buffer of its own whose text is written. Made as a string, its joins, the flattening of the gathered
+ * lines and their UTF-8 encoding were most of the line's cost, and its pieces lived on until the write.
  */
 export function accessLineWriter(logger: Logger): (level: 'info' | 'error', line: AccessLine) => void {
   const internals = logger as unknown as Record<symbol, unknown>;
   if (changesItsLines(internals)) return (level, line) => logger[level]({ ...line }, 'request');
-  // Set when the logger is made and never changed: the message and the end of line are one piece.
+  // Set when the logger is made and never changed: the message and the end of line.
   const tail = `,${JSON.stringify(internals[messageKeySym])}:"request"${internals[endSym] as string}`;
   const stream = internals[streamSym] as { write: (text: string) => void };
+  const out = lineBytesOf(stream) ?? new TextLines(stream);
   const head = headOf(internals, logger);
-  // The line is a few pieces, each written once and reused while it stays the same (a line of many
-  // small pieces cost a join each, and again when the gathered lines were made one text to write).
-  // The method, route template and operationId come from the operation table: one piece per operation.
-  const routeFields = new Map<string | null, { method: string; route: string | null; text: string }>();
-  const routeFieldsOf = ({ method, route, operationId }: AccessLine) => {
+  // The method, route template and operationId come from the operation table, with the status its
+  // last line had: one piece per operation, made again when its status changes.
+  const routeFields = new Map<string | null, { method: string; route: string | null; status: number; bytes: Buffer }>();
+  const routeFieldsOf = ({ method, route, operationId, status }: AccessLine) => {
     let fields = routeFields.get(operationId);
-    if (fields?.route !== route || fields.method !== method) {
+    if (fields?.route !== route || fields.method !== method || fields.status !== status) {
       // A method is a token (RFC 9110 §9.1; Node's parser takes no other): nothing in it to escape.
-      fields = { method, route, text: `,"method":"${method}","route":${stringOrNull(route)},"operationId":${stringOrNull(operationId)}` };
+      const text = `,"method":"${method}","route":${stringOrNull(route)},"operationId":${stringOrNull(operationId)},"status":${status},"durationMs":`;
+      fields = { method, route, status, bytes: Buffer.from(text) };
       routeFields.set(operationId, fields);
     }
-    return fields.text;
+    return fields.bytes;
   };
-  const statusText = lastWritten((status: number) => `,"status":${status},"durationMs":`);
   // A client calls again and again with one token: its account and client ids repeat line after line.
-  let lastCaller: { accountId: string | null; clientId: string | null; text: string } = { accountId: null, clientId: null, text: ',"accountId":null,"clientId":null' };
-  const callerText = ({ accountId, clientId }: AccessLine) => {
+  const callerText = (accountId: string | null, clientId: string | null) => `,"accountId":${stringOrNull(accountId)},"clientId":${stringOrNull(clientId)}`;
+  let lastCaller = { accountId: null as string | null, clientId: null as string | null, bytes: Buffer.from(callerText(null, null) + tail) };
+  const callerAndTailOf = ({ accountId, clientId, aborted }: AccessLine) => {
+    if (aborted) return Buffer.from(`${callerText(accountId, clientId)},"aborted":true${tail}`);
     if (accountId !== lastCaller.accountId || clientId !== lastCaller.clientId) {
-      lastCaller = { accountId, clientId, text: `,"accountId":${stringOrNull(accountId)},"clientId":${stringOrNull(clientId)}` };
+      lastCaller = { accountId, clientId, bytes: Buffer.from(callerText(accountId, clientId) + tail) };
     }
-    return lastCaller.text;
+    return lastCaller.bytes;
   };
   return (level, line) => {
     if (!logger.isLevelEnabled(level)) return;
-    const text =
-      head(level) +
-      ',"requestId":' +
-      quoted(line.requestId) +
-      routeFieldsOf(line) +
-      statusText(line.status) +
-      millisecondsText(line.durationMs) +
-      callerText(line) +
-      (line.aborted ? ',"aborted":true' : '') +
-      tail;
-    stream.write(text);
+    const route = routeFieldsOf(line);
+    const callerAndTail = callerAndTailOf(line);
+    const buffer = out.reserve(head.read(level) + quotedBytesAtMost(line.requestId) + route.length + NUMBER_BYTES_AT_MOST + callerAndTail.length);
+    const atId = head.put(buffer, out.at);
+    const atRoute = putQuoted(buffer, atId, line.requestId);
+    const atDuration = put(buffer, atRoute, route);
+    const atCaller = putMilliseconds(buffer, atDuration, line.durationMs);
+    out.commit(put(buffer, atCaller, callerAndTail));
   };
 }
 
+const TIME_KEY = ',"time":';
+const REQUEST_ID_KEY = ',"requestId":';
+/** The time's digits: an epoch in milliseconds has 13 digits until the year 2286, 16 for any safe integer. */
+const EPOCH_DIGITS = 16;
+/** `String()` of any double: at most 24 characters ("-1.2345678901234567e-308"). */
+const NUMBER_BYTES_AT_MOST = 24;
+
+const put = (buffer: Buffer, at: number, bytes: Buffer): number => {
+  buffer.set(bytes, at);
+  return at + bytes.length;
+};
+
 /**
  * What pino writes before a line's own fields: its level's prefix, its time, the logger's bindings
- * (read per line: a child's may change). With pino's epoch time (its default), made once per
- * millisecond and level; any other time function is called for every line, as pino does.
+ * (read per line: a child's may change), then the request id's key. With pino's epoch time (its
+ * default) the time's digits are written from the clock's integer; any other time function is called
+ * for every line, as pino does. `read(level)` takes a line's head and answers how many bytes it needs
+ * at most; `put` writes it.
  */
-function headOf(internals: Record<symbol, unknown>, logger: Logger): (level: 'info' | 'error') => string {
+function headOf(internals: Record<symbol, unknown>, logger: Logger) {
   const pinoTime = internals[timeSym] as () => string;
-  const prefixOf = (level: 'info' | 'error') => (internals[lsCacheSym] as Record<number, string>)[logger.levels.values[level]!]!;
-  if (pinoTime !== pino.stdTimeFunctions.epochTime) return (level) => prefixOf(level) + pinoTime() + (internals[chindingsSym] as string);
-  // The level's prefix holds its number: a line at another level has another prefix.
-  let last = { ms: -1, prefix: '', chindings: '', text: '' };
-  return (level) => {
-    const ms = Date.now();
-    const prefix = prefixOf(level);
-    const chindings = internals[chindingsSym] as string;
-    if (ms !== last.ms || prefix !== last.prefix || chindings !== last.chindings) {
-      last = { ms, prefix, chindings, text: `${prefix},"time":${ms}${chindings}` };
-    }
-    return last.text;
+  const epochTime = pinoTime === pino.stdTimeFunctions.epochTime;
+  const prefixOf = lastWritten((prefix: string) => Buffer.from(epochTime ? prefix + TIME_KEY : prefix));
+  const chindingsOf = lastWritten((chindings: string) => Buffer.from(chindings + REQUEST_ID_KEY));
+  let prefix = EMPTY;
+  let chindings = EMPTY;
+  let time = '';
+  return {
+    read(level: 'info' | 'error'): number {
+      prefix = prefixOf((internals[lsCacheSym] as Record<number, string>)[logger.levels.values[level]!]!);
+      chindings = chindingsOf(internals[chindingsSym] as string);
+      if (epochTime) return prefix.length + EPOCH_DIGITS + chindings.length;
+      time = pinoTime();
+      return prefix.length + Buffer.byteLength(time) + chindings.length;
+    },
+    put(buffer: Buffer, at: number): number {
+      const afterPrefix = put(buffer, at, prefix);
+      const afterTime = epochTime ? putInteger(buffer, afterPrefix, Date.now()) : afterPrefix + buffer.write(time, afterPrefix);
+      return put(buffer, afterTime, chindings);
+    },
   };
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Any other destination: each line made in a buffer of the writer's own and written as text, the
+ * same line as gathered lines get.
+ */
+class TextLines implements LineBytes {
+  private buffer = Buffer.allocUnsafe(1024);
+  readonly at = 0;
+  constructor(private readonly stream: { write: (text: string) => void }) {}
+  reserve(maxBytes: number): Buffer {
+    if (maxBytes > this.buffer.length) this.buffer = Buffer.allocUnsafe(maxBytes);
+    return this.buffer;
+  }
+  commit(end: number): void {
+    this.stream.write(this.buffer.toString('utf8', 0, end));
+  }
 }
 
 /**
  * JSON escaping and number formatting were half of what the line cost (callgrind, bench/pipeline.bench.ts):
- * a string that needs no escaping (the ids: visible ASCII) is quoted as it is, the last account and
- * client written are reused, pino's epoch time is formatted once per millisecond, and a duration in
- * whole microseconds is written from its integer parts.
+ * a string that needs no escaping (the ids: visible ASCII) is written as it is; anything else as
+ * JSON.stringify has it.
  */
-const NOTHING_TO_ESCAPE = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
-const quoted = (value: string) => (NOTHING_TO_ESCAPE.test(value) ? `"${value}"` : JSON.stringify(value));
+function putQuoted(buffer: Buffer, at: number, value: string): number {
+  if (!NOTHING_TO_ESCAPE.test(value)) return at + buffer.write(JSON.stringify(value), at);
+  buffer[at] = QUOTE;
+  const end = at + 1 + buffer.write(value, at + 1, 'latin1');
+  buffer[end] = QUOTE;
+  return end + 1;
+}
 
-/** `text(value)`, the last one's kept for the next line while the value stays the same (never undefined). */
-function lastWritten<V>(text: (value: V) => string): (value: V) => string {
-  let last: V | undefined;
-  let lastText = '';
-  return (value) => {
-    if (value !== last) {
-      last = value;
-      lastText = text(value);
-    }
-    return lastText;
-  };
+/** JSON.stringify writes at most six characters for a UTF-16 unit (`\uXXXX`), each one byte. */
+const quotedBytesAtMost = (value: string) => 2 + 6 * value.length;
+const QUOTE = 0x22;
+const DIGIT_0 = 0x30;
+const DOT = 0x2e;
+
+/**
+ * The digits of a non-negative safe integer. An epoch in milliseconds is above 2^31: it is written as
+ * two parts of at most eight digits, each worked in 32-bit integers (division of a double was most of it).
+ */
+function putInteger(buffer: Buffer, at: number, value: number): number {
+  if (value < SMALL_LIMIT) return putSmall(buffer, at, value, 1);
+  const high = Math.floor(value / SMALL_LIMIT);
+  // Below 2^53 / 10^8: one part of at most eight digits.
+  return putSmall(buffer, putSmall(buffer, at, high, 1), value - high * SMALL_LIMIT, SMALL_DIGITS);
+}
+
+const SMALL_DIGITS = 8;
+const SMALL_LIMIT = 10 ** SMALL_DIGITS;
+
+/** The digits of `value` (below 10^8), at least `digits` of them (zeros before). */
+function putSmall(buffer: Buffer, at: number, value: number, digits: number): number {
+  let end = at + digits;
+  for (let rest = value, count = 1; rest >= 10; rest = (rest / 10) | 0) if (++count > digits) end++;
+  for (let to = end - 1, rest = value; to >= at; to--) {
+    const next = (rest / 10) | 0;
+    buffer[to] = DIGIT_0 + rest - next * 10;
+    rest = next;
+  }
+  return end;
 }
 
 /**
@@ -122,20 +190,42 @@ function lastWritten<V>(text: (value: V) => string): (value: V) => string {
  * (`src/http/access-line.test.ts` compares the two over a range). Anything else as `String()` has it,
  * and a duration that is no number as pino writes one: null.
  */
-export function millisecondsText(ms: number): string {
-  if (!Number.isFinite(ms)) return 'null';
+function putMilliseconds(buffer: Buffer, at: number, ms: number): number {
+  if (!Number.isFinite(ms)) return at + buffer.write('null', at, 'latin1');
   const microseconds = Math.round(ms * 1000);
-  if (ms < 0 || ms >= 2 ** 43 || microseconds / 1000 !== ms) return String(ms);
+  if (ms < 0 || ms >= 2 ** 43 || microseconds / 1000 !== ms) return at + buffer.write(String(ms), at, 'latin1');
   const whole = Math.floor(microseconds / 1000);
   let fraction = microseconds - whole * 1000;
-  if (fraction === 0) return `${whole}`;
+  const to = putInteger(buffer, at, whole);
+  if (fraction === 0) return to;
   let digits = 3;
   while (fraction % 10 === 0) {
     fraction /= 10;
     digits--;
   }
-  return `${whole}.${String(fraction).padStart(digits, '0')}`;
+  buffer[to] = DOT;
+  return putSmall(buffer, to + 1, fraction, digits);
 }
+
+const scratch = Buffer.alloc(NUMBER_BYTES_AT_MOST);
+/** The text `putMilliseconds` writes. */
+export const millisecondsText = (ms: number): string => scratch.toString('latin1', 0, putMilliseconds(scratch, 0, ms));
+
+/** `text(value)`, the last one's kept for the next line while the value stays the same (never undefined). */
+function lastWritten<V, T>(text: (value: V) => T): (value: V) => T {
+  let last: V | undefined;
+  let lastText!: T;
+  return (value) => {
+    if (value !== last) {
+      last = value;
+      lastText = text(value);
+    }
+    return lastText;
+  };
+}
+
+const quoted = (value: string) => (NOTHING_TO_ESCAPE.test(value) ? `"${value}"` : JSON.stringify(value));
+const NOTHING_TO_ESCAPE = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 const stringOrNull = (value: string | null) => (value === null ? 'null' : quoted(value));
 

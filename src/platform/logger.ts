@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { GatheredLines } from './gathered-lines.js';
 
 export type { Logger };
 
@@ -15,38 +16,24 @@ export function createLogger(level: string): Logger {
   );
 }
 
-/** How long a line may wait for others to share its write(2). */
-const GATHER_MS = 10;
-
 /**
- * Standard output, the lines of up to 10 ms gathered into one write(2), in order. Under load that
- * is a write per few dozen access lines instead of one per turn of the event loop (a few lines): the
- * write was 1.8% of a GET /me's CPU gathered per turn (bench/pipeline.bench.ts --profile), and per
- * line it had cost 1-3% more of a GET /tasks (bench/operations.bench.ts). A line waits at most
- * 10 ms or for 64 KiB to gather, and what is pending is written when the process exits, a crash
- * included; only a kill that gives no exit (SIGKILL) loses those 10 ms.
+ * Standard output, the lines of up to 10 ms gathered into one write(2), in order
+ * (src/platform/gathered-lines.ts). Under load that is a write per few dozen access lines instead of
+ * one per turn of the event loop (a few lines): the write was 1.8% of a GET /me's CPU gathered per
+ * turn (bench/pipeline.bench.ts --profile), and per line it had cost 1-3% more of a GET /tasks
+ * (bench/operations.bench.ts). A line waits at most 10 ms or for 64 KiB to gather, and what is
+ * gathered is written when the process exits, a crash included; only a kill that gives no exit
+ * (SIGKILL) loses those 10 ms.
  * Writes are synchronous (SonicBoom, which also retries a full pipe): pino's default destination
  * hands every line to libuv's thread pool instead, at twice the CPU of the write itself.
  * One for the process: every logger shares it, so lines stay in order.
  */
 const stdoutGathered = once((): DestinationStream => {
-  const stdout = pino.destination({ dest: 1, sync: true });
-  let pending = '';
-  const flush = () => {
-    if (pending === '') return;
-    const lines = pending;
-    pending = '';
-    stdout.write(lines);
-  };
-  process.on('exit', flush);
-  return {
-    write(line: string) {
-      // Unref'd: a process with nothing else to do exits, and its 'exit' writes what is pending.
-      if (pending === '') setTimeout(flush, GATHER_MS).unref();
-      pending += line;
-      if (pending.length >= 64 * 1024) flush();
-    },
-  };
+  // In 'buffer' mode SonicBoom writes Buffers; its types list only strings.
+  const stdout = pino.destination({ dest: 1, sync: true, contentMode: 'buffer' }) as unknown as { write(bytes: Buffer): boolean };
+  const lines = new GatheredLines(stdout);
+  process.on('exit', lines.flush);
+  return lines;
 });
 
 function once<T>(make: () => T): () => T {
