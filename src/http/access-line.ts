@@ -37,44 +37,57 @@ export function accessLineWriter(logger: Logger): (level: 'info' | 'error', line
   if (changesItsLines(internals)) return (level, line) => logger[level]({ ...line }, 'request');
   // Set when the logger is made and never changed: the message and the end of line.
   const tail = `,${JSON.stringify(internals[messageKeySym])}:"request"${internals[endSym] as string}`;
+  const tailBytes = Buffer.byteLength(tail);
   const stream = internals[streamSym] as { write: (text: string) => void };
   const out = lineBytesOf(stream) ?? new TextLines(stream);
   const head = headOf(internals, logger);
-  // The method, route template and operationId come from the operation table, with the status its
-  // last line had: one piece per operation, made again when its status changes.
-  const routeFields = new Map<string | null, { method: string; route: string | null; status: number; bytes: Buffer }>();
+  // The method, route template and operationId come from the operation table: one piece per
+  // operation and status, made once (an operation answers a handful of statuses).
+  const routeFields = new Map<string | null, { method: string; route: string | null; byStatus: Map<number, Buffer> }>();
   const routeFieldsOf = ({ method, route, operationId, status }: AccessLine) => {
     let fields = routeFields.get(operationId);
-    if (fields?.route !== route || fields.method !== method || fields.status !== status) {
-      // A method is a token (RFC 9110 §9.1; Node's parser takes no other): nothing in it to escape.
-      const text = `,"method":"${method}","route":${stringOrNull(route)},"operationId":${stringOrNull(operationId)},"status":${status},"durationMs":`;
-      fields = { method, route, status, bytes: Buffer.from(text) };
+    if (fields?.route !== route || fields.method !== method) {
+      fields = { method, route, byStatus: new Map() };
       routeFields.set(operationId, fields);
     }
-    return fields.bytes;
-  };
-  // A client calls again and again with one token: its account and client ids repeat line after line.
-  const callerText = (accountId: string | null, clientId: string | null) => `,"accountId":${stringOrNull(accountId)},"clientId":${stringOrNull(clientId)}`;
-  let lastCaller = { accountId: null as string | null, clientId: null as string | null, bytes: Buffer.from(callerText(null, null) + tail) };
-  const callerAndTailOf = ({ accountId, clientId, aborted }: AccessLine) => {
-    if (aborted) return Buffer.from(`${callerText(accountId, clientId)},"aborted":true${tail}`);
-    if (accountId !== lastCaller.accountId || clientId !== lastCaller.clientId) {
-      lastCaller = { accountId, clientId, bytes: Buffer.from(callerText(accountId, clientId) + tail) };
+    let bytes = fields.byStatus.get(status);
+    if (bytes === undefined) {
+      // A method is a token (RFC 9110 §9.1; Node's parser takes no other): nothing in it to escape.
+      bytes = Buffer.from(`,"method":"${method}","route":${stringOrNull(route)},"operationId":${stringOrNull(operationId)},"status":${status},"durationMs":`);
+      fields.byStatus.set(status, bytes);
     }
-    return lastCaller.bytes;
+    return bytes;
   };
+  // A client calls again and again with one token: its account and client ids, when they are the
+  // last line's too, are one piece; other lines' are written as they come (lines of clients that take
+  // turns would otherwise make a piece each).
+  let lastCaller: { accountId: string | null; clientId: string | null; bytes: Buffer | undefined } = { accountId: null, clientId: null, bytes: undefined };
+  const putCallerAndTail = (buffer: Buffer, at: number, { accountId, clientId, aborted }: AccessLine): number => {
+    if (aborted) return at + buffer.write(`${callerText(accountId, clientId)},"aborted":true${tail}`, at);
+    if (accountId !== lastCaller.accountId || clientId !== lastCaller.clientId) {
+      lastCaller = { accountId, clientId, bytes: undefined };
+      return at + buffer.write(callerText(accountId, clientId) + tail, at);
+    }
+    lastCaller.bytes ??= Buffer.from(callerText(accountId, clientId) + tail);
+    return put(buffer, at, lastCaller.bytes);
+  };
+  const callerBytesAtMost = ({ accountId, clientId }: AccessLine) => CALLER_KEYS_AND_ABORTED + idBytesAtMost(accountId) + idBytesAtMost(clientId) + tailBytes;
   return (level, line) => {
     if (!logger.isLevelEnabled(level)) return;
     const route = routeFieldsOf(line);
-    const callerAndTail = callerAndTailOf(line);
-    const buffer = out.reserve(head.read(level) + quotedBytesAtMost(line.requestId) + route.length + NUMBER_BYTES_AT_MOST + callerAndTail.length);
+    const buffer = out.reserve(head.read(level) + quotedBytesAtMost(line.requestId) + route.length + NUMBER_BYTES_AT_MOST + callerBytesAtMost(line));
     const atId = head.put(buffer, out.at);
     const atRoute = putQuoted(buffer, atId, line.requestId);
     const atDuration = put(buffer, atRoute, route);
     const atCaller = putMilliseconds(buffer, atDuration, line.durationMs);
-    out.commit(put(buffer, atCaller, callerAndTail));
+    out.commit(putCallerAndTail(buffer, atCaller, line));
   };
 }
+
+const callerText = (accountId: string | null, clientId: string | null) => `,"accountId":${stringOrNull(accountId)},"clientId":${stringOrNull(clientId)}`;
+/** What a caller's piece holds beside its two ids: their keys, and `,"aborted":true`. */
+const CALLER_KEYS_AND_ABORTED = ',"accountId":,"clientId":,"aborted":true'.length;
+const idBytesAtMost = (id: string | null) => (id === null ? 'null'.length : quotedBytesAtMost(id));
 
 const TIME_KEY = ',"time":';
 const REQUEST_ID_KEY = ',"requestId":';
