@@ -89,6 +89,89 @@ describe('accessLineWriter', () => {
     expect(text.split('\n').map(withoutTime)).toEqual(theirs.lines.join('').replaceAll('\ud800', '\\ud800').split('\n').map(withoutTime));
   });
 
+  describe('through the gathered lines', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+      vi.restoreAllMocks();
+    });
+
+    /** Our lines through a GatheredLines and pino's through a capture, for the same logger options. */
+    const gatheredAndPino = (options: pino.LoggerOptions, bindings?: pino.Bindings) => {
+      const written: Buffer[] = [];
+      const gathered = new GatheredLines({ write: (bytes: Buffer) => void written.push(bytes) });
+      const ours = pino({ level: 'info', ...options }, gathered);
+      const theirs = capture('info', options);
+      return {
+        gathered,
+        ours: bindings ? ours.child(bindings) : ours,
+        theirs: bindings ? theirs.logger.child(bindings) : theirs.logger,
+        oursText: () => (gathered.flush(), Buffer.concat(written).toString('utf8')),
+        theirsText: () => theirs.lines.join(''),
+      };
+    };
+
+    it.each<[string, pino.LoggerOptions, pino.Bindings | undefined]>([
+      ['pino as the service makes it', {}, undefined],
+      ['a time function of its own, beyond ASCII', { timestamp: () => ',"time":"mardi 1 décembre"' }, undefined],
+      ['ISO time, another message key and CRLF', { timestamp: pino.stdTimeFunctions.isoTime, messageKey: 'message', crlf: true }, undefined],
+      ['no time and no base', { timestamp: false, base: null }, undefined],
+      ["a child's bindings beyond ASCII", {}, { instance: 'instance-ü-1', zone: '東京' }],
+    ])('with %s: the same bytes as pino writes', (_, options, bindings) => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(1_764_170_000_000);
+      const { ours, theirs, oursText, theirsText } = gatheredAndPino(options, bindings);
+      const write = accessLineWriter(ours);
+      const odd: AccessLine[] = [
+        ...lines,
+        { ...lines[0]!, requestId: 'x'.repeat(128), durationMs: -0.0000012345678901234567 },
+        { ...lines[0]!, requestId: '', accountId: '🙂', clientId: 'ü', durationMs: NaN, status: 599 },
+        { ...lines[0]!, durationMs: 2 ** 60, route: '/tasks/{taskId}', operationId: 'getTask' },
+      ];
+      for (const line of odd) {
+        write('info', line);
+        theirs.info({ ...line }, 'request');
+        ours.info({ note: 'between' }, 'other');
+        theirs.info({ note: 'between' }, 'other');
+      }
+      expect(oursText()).toBe(theirsText().replaceAll('\ud800', '\\ud800'));
+    });
+
+    it('a faked clock at any number: the time as pino writes it', () => {
+      const { ours, theirs, oursText, theirsText } = gatheredAndPino({});
+      const write = accessLineWriter(ours);
+      const now = vi.spyOn(Date, 'now');
+      for (const at of [0, -5, 1_764_170_000_000.5, 2 ** 53 + 2]) {
+        now.mockReturnValue(at);
+        write('info', lines[0]!);
+        theirs.info({ ...lines[0] }, 'request');
+      }
+      expect(oursText()).toBe(theirsText());
+    });
+
+    it('a line whose room ends where the gathered bytes end is written whole (its room is never short)', () => {
+      // Every part of the line's room is exact here (a fixed time text, no id, no caller): only the duration's may be short.
+      const options: pino.LoggerOptions = { timestamp: () => ',"time":0' };
+      const line: AccessLine = { ...lines[0]!, requestId: '', accountId: null, clientId: null, durationMs: -0.0000012345678901234567, aborted: true };
+      const { gathered, ours, theirs, oursText, theirsText } = gatheredAndPino(options);
+      const write = accessLineWriter(ours);
+      let room = 0;
+      const reserve = gathered.reserve.bind(gathered);
+      gathered.reserve = (maxBytes) => ((room = maxBytes), reserve(maxBytes));
+      write('info', line);
+      theirs.info({ ...line }, 'request');
+      // Fill the gathered bytes up to where this line's room ends exactly at 64 KiB.
+      const filler = `${'f'.repeat(64 * 1024 - room - gathered.at - 1)}\n`;
+      const buffer = gathered.reserve(filler.length);
+      gathered.commit(gathered.at + buffer.write(filler, gathered.at));
+      write('info', line);
+      ours.info('after');
+      theirs.info({ ...line }, 'request');
+      theirs.info('after');
+      const [first, , second, after] = oursText().split('\n');
+      expect([first, second, after]).toEqual(theirsText().split('\n').slice(0, 3));
+    });
+  });
+
   it('keeps to the logger level: at warn only the error lines are written', () => {
     const { logger, lines: written } = capture('warn');
     const write = accessLineWriter(logger);
@@ -160,7 +243,7 @@ describe('accessLineWriter', () => {
       };
       for (let us = 0; us <= 2_000_000; us++) check(us);
       for (let i = 0; i < 100_000; i++) check(Math.floor(Math.random() * 2 ** 50));
-      for (const odd of [0.1234, 1e-7, 2.5e-4, 123.4567, -1.5, 8796093022208.03, 2 ** 60]) if (millisecondsText(odd) !== String(odd)) wrong.push(odd);
+      for (const odd of [0.1234, 1e-7, 2.5e-4, 123.4567, -1.5, 8796093022208.03, 2 ** 60, -0.0000012345678901234567, -1.2345678901234567e-308]) if (millisecondsText(odd) !== String(odd)) wrong.push(odd);
       expect(wrong).toEqual([]);
       // pino writes a number that is not finite as null, so the line stays JSON.
       expect([NaN, Infinity].map(millisecondsText)).toEqual(['null', 'null']);

@@ -91,10 +91,8 @@ const idBytesAtMost = (id: string | null) => (id === null ? 'null'.length : quot
 
 const TIME_KEY = ',"time":';
 const REQUEST_ID_KEY = ',"requestId":';
-/** The time's digits: an epoch in milliseconds has 13 digits until the year 2286, 16 for any safe integer. */
-const EPOCH_DIGITS = 16;
-/** `String()` of any double: at most 24 characters ("-1.2345678901234567e-308"). */
-const NUMBER_BYTES_AT_MOST = 24;
+/** `String()` of any double: at most 25 characters ("-0.0000012345678901234567"). */
+const NUMBER_BYTES_AT_MOST = 25;
 
 const put = (buffer: Buffer, at: number, bytes: Buffer): number => {
   buffer.set(bytes, at);
@@ -120,13 +118,13 @@ function headOf(internals: Record<symbol, unknown>, logger: Logger) {
     read(level: 'info' | 'error'): number {
       prefix = prefixOf((internals[lsCacheSym] as Record<number, string>)[logger.levels.values[level]!]!);
       chindings = chindingsOf(internals[chindingsSym] as string);
-      if (epochTime) return prefix.length + EPOCH_DIGITS + chindings.length;
+      if (epochTime) return prefix.length + NUMBER_BYTES_AT_MOST + chindings.length;
       time = pinoTime();
       return prefix.length + Buffer.byteLength(time) + chindings.length;
     },
     put(buffer: Buffer, at: number): number {
       const afterPrefix = put(buffer, at, prefix);
-      const afterTime = epochTime ? putInteger(buffer, afterPrefix, Date.now()) : afterPrefix + buffer.write(time, afterPrefix);
+      const afterTime = epochTime ? putNumber(buffer, afterPrefix, Date.now()) : afterPrefix + buffer.write(time, afterPrefix);
       return put(buffer, afterTime, chindings);
     },
   };
@@ -169,6 +167,11 @@ const quotedBytesAtMost = (value: string) => 2 + 6 * value.length;
 const QUOTE = 0x22;
 const DIGIT_0 = 0x30;
 const DOT = 0x2e;
+
+/** What `String(value)` writes: a clock's milliseconds, most often a non-negative integer (a faked clock may hold any number). */
+function putNumber(buffer: Buffer, at: number, value: number): number {
+  return Number.isSafeInteger(value) && value >= 0 ? putInteger(buffer, at, value) : at + buffer.write(String(value), at, 'latin1');
+}
 
 /**
  * The digits of a non-negative safe integer. An epoch in milliseconds is above 2^31: it is written as

@@ -33,7 +33,9 @@ export class GatheredLines implements LineBytes {
   constructor(private readonly out: { write(bytes: Buffer): unknown }) {}
 
   write(line: string): void {
-    const buffer = this.reserve(line.length * UTF8_BYTES_PER_UNIT);
+    const roughly = line.length * UTF8_BYTES_PER_UNIT;
+    // Measured only when the rough bound does not fit: a long line of ASCII would flush early otherwise.
+    const buffer = this.reserve(this.at + roughly > this.buffer.length ? Buffer.byteLength(line) : roughly);
     this.commit(this.at + buffer.write(line, this.at));
   }
 
