@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { openSync } from 'node:fs';
 import { pino } from 'pino';
 import { accessLineWriter, type AccessLine } from '../src/http/access-line.js';
-import { GatheredLines } from '../src/platform/gathered-lines.js';
+import { gatheredLinesTo } from '../src/platform/gathered-lines.js';
 import { compiledModule, formatSpread, interleaved, spreadOf, tableLine } from './harness.js';
 
 const WRITERS = ['ours', 'pino'] as const;
@@ -38,7 +38,7 @@ function sampleLines(): AccessLine[] {
 
 /** In the writer's own process: nanoseconds per line over LINES lines, after WARM_UP. */
 function measureHere(writer: Writer): number {
-  const destination = new GatheredLines(pino.destination({ dest: openSync('/dev/null', 'w'), sync: true, contentMode: 'buffer' }) as unknown as { write(bytes: Buffer): boolean });
+  const destination = gatheredLinesTo(openSync('/dev/null', 'w'));
   const logger = pino({ level: 'info' }, destination);
   const ours = accessLineWriter(logger);
   const write = writer === 'ours' ? (line: AccessLine) => ours('info', line) : (line: AccessLine) => logger.info({ ...line }, 'request');

@@ -1,3 +1,5 @@
+import { pino } from 'pino';
+
 /**
  * Room for one line's bytes among the lines gathered for a write: `reserve`, write the line's bytes
  * from `at`, then `commit` where they end. A writer that knows its line's pieces as bytes
@@ -68,6 +70,13 @@ export class GatheredLines implements LineBytes {
     if (this.buffer.length > GATHER_BYTES) this.buffer = Buffer.allocUnsafeSlow(GATHER_BYTES);
     this.out.write(bytes);
   }
+}
+
+/** Lines gathered for file descriptor `fd`, written synchronously by SonicBoom (pino's destination), which retries a full pipe. */
+export function gatheredLinesTo(fd: number): GatheredLines {
+  // In 'buffer' mode SonicBoom writes Buffers; its types list only strings.
+  const out = pino.destination({ dest: fd, sync: true, contentMode: 'buffer' }) as unknown as { write(bytes: Buffer): boolean };
+  return new GatheredLines(out);
 }
 
 /** The `LineBytes` of a logger's destination when it takes lines as bytes (a `GatheredLines`). */

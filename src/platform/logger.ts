@@ -1,5 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { GatheredLines } from './gathered-lines.js';
+import { gatheredLinesTo } from './gathered-lines.js';
 
 export type { Logger };
 
@@ -29,9 +29,7 @@ export function createLogger(level: string): Logger {
  * One for the process: every logger shares it, so lines stay in order.
  */
 const stdoutGathered = once((): DestinationStream => {
-  // In 'buffer' mode SonicBoom writes Buffers; its types list only strings.
-  const stdout = pino.destination({ dest: 1, sync: true, contentMode: 'buffer' }) as unknown as { write(bytes: Buffer): boolean };
-  const lines = new GatheredLines(stdout);
+  const lines = gatheredLinesTo(1);
   process.on('exit', lines.flush);
   return lines;
 });
