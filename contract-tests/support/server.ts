@@ -10,6 +10,9 @@ import { createTaskClient, type TaskClient, type TaskClientOptions } from '@task
 const projectRoot = new URL('../../', import.meta.url).pathname;
 const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
+/** The JWT secret of every test server unless a test sets another: keys derived from it (change cursors) can be made by a test. */
+export const TEST_JWT_SECRET = 'contract-tests-secret-0123456789-abcdefghijklmnop';
+
 /** Settings every test server gets unless a test overrides them: roomy sign-in budgets, quiet logs. */
 const testDefaults: Record<string, string> = {
   NODE_ENV: 'test',
@@ -18,7 +21,7 @@ const testDefaults: Record<string, string> = {
   LOG_LEVEL: 'info',
   RATE_LIMIT_STRICT_BURST_PER_MINUTE: '10000',
   RATE_LIMIT_STRICT_SUSTAINED_PER_HOUR: '100000',
-  JWT_SECRET: 'contract-tests-secret-0123456789-abcdefghijklmnop',
+  JWT_SECRET: TEST_JWT_SECRET,
   CONNECTOR_SECRET_KEY: '0'.repeat(64),
   OPENAPI_VALIDATE_RESPONSES: 'true',
   // Reuse detection at once, as the tests of rotation expect; security-refresh.test.ts tests the interval.

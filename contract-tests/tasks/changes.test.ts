@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskChange, TaskClient } from '@task-service/sdk';
 import { syncAndWait } from '../support/connectors.js';
 import { manyIssues, startFakeGithub, type FakeGithub } from '../support/fakes/github.fake.js';
-import { PASSWORD, signedInClient, startServer, type TestServer } from '../support/server.js';
+import { PASSWORD, signedInClient, startServer, TEST_JWT_SECRET, type TestServer } from '../support/server.js';
 
 // The change feed and conditional requests of decisions §15, on the engine of this project run.
 
@@ -131,13 +131,31 @@ describe('the change feed', () => {
     const stranger = await signedInClient(server);
     await client.createTask({ title: 'x' });
     const { cursor } = await drain(client);
-    const [payload, mac] = cursor.split('.');
-    const altered = `${Buffer.from(JSON.stringify([0, Date.now()])).toString('base64url')}.${mac}`;
-    for (const forged of ['not-a-cursor', `${payload}.${'A'.repeat(22)}`, altered, `${cursor}.x`]) {
+    // A fresh account's cursor (its number one byte) a day older: its time changed, its MAC kept.
+    const older = Buffer.from(cursor, 'base64url');
+    older.writeUIntBE(older.readUIntBE(1, 6) - 86_400_000, 1, 6);
+    const firstFormat = `${Buffer.from(JSON.stringify([0, Date.now()])).toString('base64url')}.${'A'.repeat(22)}`;
+    for (const forged of ['not-a-cursor', older.toString('base64url'), cursor.slice(0, -1), `${cursor}A`, `${cursor}.x`, firstFormat]) {
       const answer = await client.listTaskChanges({ cursor: forged });
       expect(answer.error).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', body: { details: [{ path: '/query/cursor' }] } });
     }
     expect((await stranger.client.listTaskChanges({ cursor })).error).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+  });
+
+  it('a cursor of the first format (JSON, a dot, a 16-byte MAC), as releases before the short cursors issued it, is still followed', async () => {
+    const { client } = await signedInClient(server);
+    await client.createTask({ title: 'before' });
+    await drain(client);
+    const { id: accountId } = (await client.getMe()).data!;
+    // What src/tasks/change-cursor.ts first issued, under the key src/components.ts derives from the JWT secret.
+    const key = createHmac('sha256', TEST_JWT_SECRET).update('task-change-cursor').digest();
+    const payload = Buffer.from(JSON.stringify([1, Date.now()])).toString('base64url');
+    const firstFormat = `${payload}.${createHmac('sha256', key).update(`${accountId}.${payload}`).digest().subarray(0, 16).toString('base64url')}`;
+    expect((await client.listTaskChanges({ cursor: firstFormat })).data).toEqual({ changes: [], nextCursor: expect.any(String), hasMore: false });
+    const after = (await client.createTask({ title: 'after' })).data!;
+    const answer = (await client.listTaskChanges({ cursor: firstFormat })).data!;
+    expect(answer.changes).toEqual([{ kind: 'upserted', task: after }]);
+    expect(answer.nextCursor).toMatch(/^[\w-]{26}$/);
   });
 
   // The validator's checks of the feed's query (patches/README.md changes how it reads them): the same

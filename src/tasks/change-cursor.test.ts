@@ -24,11 +24,44 @@ describe('change cursors', () => {
     expect(createChangeCursors(key).decode(ACCOUNT, text)).toEqual({ after: 10_000, issuedAt: 1_764_115_200_123 });
   });
 
-  it('keeps the format cursors had: base64url of the JSON [after, issuedAt], a dot, and a 16-byte HMAC-SHA256 over the account and that', () => {
+  it('is 26 characters for a young account: base64url of the number in 7-bit groups, 6 bytes of time and a 12-byte HMAC-SHA256 over the account and those', () => {
     const key = randomBytes(32);
-    const payload = Buffer.from(JSON.stringify([0, 42])).toString('base64url');
+    const payload = Buffer.from([0x2a, 0x01, 0x9a, 0xbd, 0x75, 0xbb, 0x5b]);
+    expect(payload.readUIntBE(1, 6)).toBe(1_764_115_200_859);
+    const mac = createHmac('sha256', key).update(`${ACCOUNT}/2/`).update(payload).digest().subarray(0, 12);
+    const text = createChangeCursors(key).encode(ACCOUNT, { after: 42, issuedAt: 1_764_115_200_859 });
+    expect(text).toBe(Buffer.concat([payload, mac]).toString('base64url'));
+    expect(text).toHaveLength(26);
+  });
+
+  it('every change number up to the largest safe integer goes and comes back, at any time up to 2^48 ms', () => {
+    const key = randomBytes(32);
+    const afters = [0, 1, 127, 128, 16_383, 16_384, 2 ** 31 - 1, 2 ** 31, 2 ** 32, 2 ** 49 + 3, Number.MAX_SAFE_INTEGER];
+    for (const after of afters) {
+      for (const issuedAt of [0, 1, 1_764_115_200_859, 2 ** 48 - 1]) {
+        const text = createChangeCursors(key).encode(ACCOUNT, { after, issuedAt });
+        expect(createChangeCursors(key).decode(ACCOUNT, text)).toEqual({ after, issuedAt });
+      }
+    }
+  });
+
+  it('a cursor of the first format (base64url of the JSON [after, issuedAt], a dot, a 16-byte HMAC) still decodes; altered, it is refused', () => {
+    const key = randomBytes(32);
+    const payload = Buffer.from(JSON.stringify([17, 1_795_466_000_000])).toString('base64url');
     const mac = createHmac('sha256', key).update(`${ACCOUNT}.${payload}`).digest().subarray(0, 16).toString('base64url');
-    expect(createChangeCursors(key).encode(ACCOUNT, { after: 0, issuedAt: 42 })).toBe(`${payload}.${mac}`);
+    expect(createChangeCursors(key).decode(ACCOUNT, `${payload}.${mac}`)).toEqual({ after: 17, issuedAt: 1_795_466_000_000 });
+    const forgedPayload = Buffer.from(JSON.stringify([0, Date.now()])).toString('base64url');
+    const alteredMac = `${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`;
+    for (const forged of [`${forgedPayload}.${mac}`, `${payload}.${alteredMac}`, `${payload}.${mac}x`, `${payload}.${mac}.${mac}`, `${payload}.`]) {
+      expect(refusal(() => createChangeCursors(key).decode(ACCOUNT, forged))).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/query/cursor' }] });
+    }
+    expect(refusal(() => createChangeCursors(key).decode(OTHER_ACCOUNT, `${payload}.${mac}`))).toMatchObject({ details: [{ path: '/query/cursor' }] });
+  });
+
+  it('a change number or time a cursor cannot hold is a programming error, not a cursor', () => {
+    const cursors = createChangeCursors(randomBytes(32));
+    for (const after of [-1, 1.5, Number.MAX_SAFE_INTEGER + 1]) expect(() => cursors.encode(ACCOUNT, { after, issuedAt: 0 })).toThrow(RangeError);
+    for (const issuedAt of [-1, 2 ** 48]) expect(() => cursors.encode(ACCOUNT, { after: 0, issuedAt })).toThrow(RangeError);
   });
 
   it("another account's cursor is refused, also on the instance that issued it", () => {
@@ -38,14 +71,34 @@ describe('change cursors', () => {
     expect(refusal(() => createChangeCursors(randomBytes(32)).decode(ACCOUNT, text))).toMatchObject({ details: [{ path: '/query/cursor' }] });
   });
 
-  it('a made-up or altered cursor is refused at /query/cursor', () => {
-    const cursors = createChangeCursors(randomBytes(32));
+  it('a made-up, altered, cut or lengthened cursor is refused at /query/cursor', () => {
+    const key = randomBytes(32);
+    const cursors = createChangeCursors(key);
     const text = cursors.encode(ACCOUNT, { after: 3, issuedAt: Date.now() });
-    const [payload, mac] = text.split('.') as [string, string];
-    const forgedPayload = Buffer.from(JSON.stringify([0, Date.now()])).toString('base64url');
-    const alteredMac = `${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`;
-    for (const forged of ['garbage', `${forgedPayload}.${mac}`, `${payload}.${alteredMac}`, `${payload}.${mac}x`, `${payload}.${mac}.${mac}`, `${payload}`]) {
-      expect(refusal(() => cursors.decode(ACCOUNT, forged))).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/query/cursor' }] });
+    const bytes = Buffer.from(text, 'base64url');
+    const flipped = (at: number) => Buffer.from(bytes.map((byte, i) => (i === at ? byte ^ 1 : byte))).toString('base64url');
+    // Bytes no encode wrote, with a good MAC: only a key holder could make them.
+    const unsigned = (payload: number[]) => {
+      const mac = createHmac('sha256', key).update(`${ACCOUNT}/2/`).update(Buffer.from(payload)).digest().subarray(0, 12);
+      return Buffer.concat([Buffer.from(payload), mac]).toString('base64url');
+    };
+    const lastBitsChanged = `${text.slice(0, -1)}${String.fromCharCode(text.charCodeAt(text.length - 1) + 1)}`;
+    for (const forged of [
+      'garbage',
+      '',
+      flipped(0),
+      flipped(3),
+      flipped(bytes.length - 1),
+      text.slice(0, -2),
+      `${text}AA`,
+      `${text}.`,
+      `${text}=`,
+      lastBitsChanged,
+      unsigned([0x80, 0, 0, 0, 0, 0, 0]),
+      unsigned([1, 0, 0, 0, 0, 0]),
+      unsigned([0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10, 0, 0, 0, 0, 0, 0]),
+    ]) {
+      expect(refusal(() => createChangeCursors(key).decode(ACCOUNT, forged)), forged).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/query/cursor' }] });
     }
   });
 

@@ -14,8 +14,12 @@ export interface ChangeCursors {
 }
 
 /**
- * Opaque to clients: base64url of [after, issuedAt] and a MAC over it and the account, so a cursor
- * no page issued (made up, altered, or another account's) is told apart from a real one (docs/change-feed.md).
+ * Opaque to clients: base64url of the change number (7 bits a byte, lowest first), the time (6 bytes)
+ * and a MAC over them and the account, so a cursor no page issued (made up, altered, or another
+ * account's) is told apart from a real one (docs/change-feed.md). 26 characters for a young account:
+ * every character of a poll's URL is read by the HTTP parser, the dispatch, the query and the cache
+ * below, and written back in its answer, about 50 instructions each (docs/benchmarks.md#change-feed).
+ * Cursors of the first format (JSON, a dot, a longer MAC) still decode.
  *
  * An app polls with the cursor its last answer gave it, so the texts this process issued lately are
  * kept with what they stand for: such a text is decoded without its MAC computed again. The MAC is
@@ -23,41 +27,90 @@ export interface ChangeCursors {
  * (bench/change-feed.bench.ts --profile). A text another instance issued is checked as always.
  */
 export function createChangeCursors(key: Buffer, issuedKept = ISSUED_KEPT): ChangeCursors {
-  const mac = (accountId: string, payload: string) => createHmac('sha256', key).update(`${accountId}.${payload}`).digest().subarray(0, MAC_BYTES);
+  const mac = (accountId: string, payload: Buffer) => createHmac('sha256', key).update(`${accountId}/2/`).update(payload).digest().subarray(0, MAC_BYTES);
+  const firstFormatMac = (accountId: string, payload: string) =>
+    createHmac('sha256', key).update(`${accountId}.${payload}`).digest().subarray(0, FIRST_FORMAT_MAC_BYTES);
   const issued = new Map<string, { accountId: string; after: number; issuedAt: number }>();
 
+  function decodeFirstFormat(accountId: string, text: string): ChangeCursor {
+    const [payload, signature, ...rest] = text.split('.');
+    if (payload === undefined || signature === undefined || rest.length > 0) throw notACursor();
+    if (!sameBytes(Buffer.from(signature, 'base64url'), firstFormatMac(accountId, payload))) throw notACursor();
+    const parsed = parseJson(Buffer.from(payload, 'base64url').toString('utf8'));
+    if (!Array.isArray(parsed) || parsed.length !== 2 || !parsed.every((part) => Number.isSafeInteger(part) && (part as number) >= 0)) {
+      throw notACursor();
+    }
+    return { after: parsed[0] as number, issuedAt: parsed[1] as number };
+  }
+
   return {
-    encode(accountId, { after, issuedAt }) {
-      // What JSON.stringify([after, issuedAt]) writes, for the non-negative integers a cursor holds.
-      const payload = Buffer.from(`[${after},${issuedAt}]`, 'latin1').toString('base64url');
-      const text = `${payload}.${mac(accountId, payload).toString('base64url')}`;
+    encode(accountId, cursor) {
+      const payload = payloadOf(cursor);
+      const text = Buffer.concat([payload, mac(accountId, payload)]).toString('base64url');
       if (issued.size >= issuedKept) issued.delete(issued.keys().next().value!);
-      issued.set(text, { accountId, after, issuedAt });
+      issued.set(text, { accountId, after: cursor.after, issuedAt: cursor.issuedAt });
       return text;
     },
 
     decode(accountId, text) {
       const known = issued.get(text);
       if (known !== undefined && known.accountId === accountId) return { after: known.after, issuedAt: known.issuedAt };
-      const [payload, signature, ...rest] = text.split('.');
-      if (payload === undefined || signature === undefined || rest.length > 0) throw notACursor();
-      const given = Buffer.from(signature, 'base64url');
-      const expected = mac(accountId, payload);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw notACursor();
-      const parsed = parseJson(Buffer.from(payload, 'base64url').toString('utf8'));
-      if (!Array.isArray(parsed) || parsed.length !== 2 || !parsed.every((part) => Number.isSafeInteger(part) && (part as number) >= 0)) {
-        throw notACursor();
-      }
-      return { after: parsed[0] as number, issuedAt: parsed[1] as number };
+      if (text.includes('.')) return decodeFirstFormat(accountId, text);
+      const bytes = Buffer.from(text, 'base64url');
+      // Buffer.from skips what is not base64url and the unused bits of the last character: only the text it writes back is the cursor.
+      if (bytes.length <= MAC_BYTES || bytes.toString('base64url') !== text) throw notACursor();
+      const payload = bytes.subarray(0, bytes.length - MAC_BYTES);
+      if (!sameBytes(bytes.subarray(payload.length), mac(accountId, payload))) throw notACursor();
+      return cursorOf(payload) ?? throwNotACursor();
     },
   };
 }
 
-const MAC_BYTES = 16;
+const MAC_BYTES = 12;
+const FIRST_FORMAT_MAC_BYTES = 16;
+const TIME_BYTES = 6;
 /** About a megabyte of recent cursors: enough for the apps polling one instance between two of their polls. */
 const ISSUED_KEPT = 10_000;
 
+/** The change number in 7-bit groups, lowest first, the high bit set on all but the last; then the time. */
+function payloadOf({ after, issuedAt }: ChangeCursor): Buffer {
+  if (!Number.isSafeInteger(after) || after < 0) throw new RangeError(`A change cursor's number is a safe non-negative integer, not ${after}`);
+  const groups: number[] = [];
+  let rest = after;
+  while (rest >= 0x80) {
+    groups.push((rest % 0x80) | 0x80);
+    rest = Math.floor(rest / 0x80);
+  }
+  groups.push(rest);
+  const payload = Buffer.allocUnsafe(groups.length + TIME_BYTES);
+  payload.set(groups);
+  payload.writeUIntBE(issuedAt, groups.length, TIME_BYTES);
+  return payload;
+}
+
+/** What payloadOf wrote, or undefined for bytes it cannot have written (signed, so only a key holder's mistake). */
+function cursorOf(payload: Buffer): ChangeCursor | undefined {
+  let after = 0;
+  let scale = 1;
+  let at = 0;
+  for (; at < payload.length - TIME_BYTES; at++) {
+    const group = payload[at]!;
+    after += (group & 0x7f) * scale;
+    scale *= 0x80;
+    if (group < 0x80) break;
+  }
+  if (at !== payload.length - TIME_BYTES - 1 || !Number.isSafeInteger(after)) return undefined;
+  return { after, issuedAt: payload.readUIntBE(at + 1, TIME_BYTES) };
+}
+
+function sameBytes(given: Buffer, expected: Buffer): boolean {
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 const notACursor = () => errors.validation([{ path: '/query/cursor', message: 'is not a cursor a page of this feed issued' }]);
+const throwNotACursor = (): never => {
+  throw notACursor();
+};
 
 function parseJson(text: string): unknown {
   try {
