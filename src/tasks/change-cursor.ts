@@ -25,12 +25,15 @@ export interface ChangeCursors {
  * kept with what they stand for: such a text is decoded without its MAC computed again. The MAC is
  * the same every time, so the answer is the same; the two MACs were most of an empty poll's own work
  * (bench/change-feed.bench.ts --profile). A text another instance issued is checked as always.
+ * They are kept by account, the newest few of each, and compared with `===`: the caller's account id
+ * is one string for as long as its token is remembered (src/auth/identify-caller.ts), so its hash is
+ * computed once, where a map by text hashed and compared every poll's cursor (docs/benchmarks.md#change-feed).
  */
 export function createChangeCursors(key: Buffer, issuedKept = ISSUED_KEPT): ChangeCursors {
   const mac = (accountId: string, payload: Buffer) => createHmac('sha256', key).update(`${accountId}/2/`).update(payload).digest().subarray(0, MAC_BYTES);
   const firstFormatMac = (accountId: string, payload: string) =>
     createHmac('sha256', key).update(`${accountId}.${payload}`).digest().subarray(0, FIRST_FORMAT_MAC_BYTES);
-  const issued = new Map<string, { accountId: string; after: number; issuedAt: number }>();
+  const issued = createIssuedCursors(issuedKept);
 
   function decodeFirstFormat(accountId: string, text: string): ChangeCursor {
     const [payload, signature, ...rest] = text.split('.');
@@ -47,14 +50,13 @@ export function createChangeCursors(key: Buffer, issuedKept = ISSUED_KEPT): Chan
     encode(accountId, cursor) {
       const payload = payloadOf(cursor);
       const text = Buffer.concat([payload, mac(accountId, payload)]).toString('base64url');
-      if (issued.size >= issuedKept) issued.delete(issued.keys().next().value!);
-      issued.set(text, { accountId, after: cursor.after, issuedAt: cursor.issuedAt });
+      issued.add(accountId, { text, after: cursor.after, issuedAt: cursor.issuedAt });
       return text;
     },
 
     decode(accountId, text) {
-      const known = issued.get(text);
-      if (known !== undefined && known.accountId === accountId) return { after: known.after, issuedAt: known.issuedAt };
+      const known = issued.find(accountId, text);
+      if (known !== undefined) return { after: known.after, issuedAt: known.issuedAt };
       if (text.includes('.')) return decodeFirstFormat(accountId, text);
       const bytes = Buffer.from(text, 'base64url');
       // Buffer.from skips what is not base64url and the unused bits of the last character: only the text it writes back is the cursor.
@@ -66,6 +68,47 @@ export function createChangeCursors(key: Buffer, issuedKept = ISSUED_KEPT): Chan
   };
 }
 
+interface IssuedCursor extends ChangeCursor {
+  text: string;
+}
+
+/**
+ * The cursors this process issued lately, the newest `PER_ACCOUNT` of each account (the apps polling
+ * it, each with its own cursor), at most `kept` in all: the accounts that were issued one longest ago go first.
+ */
+function createIssuedCursors(kept: number) {
+  const byAccount = new Map<string, IssuedCursor[]>();
+  let count = 0;
+  return {
+    add(accountId: string, cursor: IssuedCursor): void {
+      const list = byAccount.get(accountId) ?? [];
+      // Taken out and put back: the map's order is the order accounts were last issued a cursor.
+      byAccount.delete(accountId);
+      byAccount.set(accountId, list);
+      list.push(cursor);
+      count++;
+      if (list.length > PER_ACCOUNT) {
+        list.shift();
+        count--;
+      }
+      for (const [oldest, cursors] of byAccount) {
+        if (count <= kept) break;
+        byAccount.delete(oldest);
+        count -= cursors.length;
+      }
+    },
+
+    find(accountId: string, text: string): IssuedCursor | undefined {
+      const list = byAccount.get(accountId);
+      if (list === undefined) return undefined;
+      // Newest first: an app polls with the cursor its last answer gave it.
+      for (let i = list.length - 1; i >= 0; i--) if (list[i]!.text === text) return list[i];
+      return undefined;
+    },
+  };
+}
+
+const PER_ACCOUNT = 8;
 const MAC_BYTES = 12;
 const FIRST_FORMAT_MAC_BYTES = 16;
 const TIME_BYTES = 6;
