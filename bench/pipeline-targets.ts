@@ -1,7 +1,7 @@
 // The pipeline bench's targets (bench/pipeline.bench.ts): the app as createService builds it, observability
 // off and on, and the two floors of bench/floors.ts, each in a server process of its own on a database of
 // its own. Started with --serve <target> (compiled, bench/harness.ts's compiledModule), this module is
-// that server.
+// that server; with --serve-pair, both apps in one process (startPair, for the counted observability cost).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -96,6 +96,35 @@ async function serve(name: TargetName): Promise<void> {
     listening = { url: floor.url };
     close = () => floor.close();
   }
+  answerTheBench(listening, close);
+}
+
+/**
+ * Both apps, observability off and on, in one server process (`--serve-pair`) on one database, each
+ * with its own account: the instrument of `countObservability` (bench/pipeline.bench.ts). Sharing one
+ * process, they run the same compiled code in the same tiers, so counted in turn their difference is
+ * observability's own work and what it adds to collections, not what V8 happened to have optimised in
+ * one process and not the other (docs/benchmarks.md#pipeline).
+ */
+async function servePair(): Promise<void> {
+  const config = loadConfig({ ...process.env, DATABASE_URL: process.env.BENCH_DATABASE! });
+  const apps: Listening[] = [];
+  const closers: (() => Promise<unknown>)[] = [];
+  for (const observe of [false, true]) {
+    const service = await createService(config, createLogger(config.LOG_LEVEL), { observe });
+    const server = await listen(service);
+    apps.push({ url: urlOf(server), account: await signUpWithTasks(urlOf(server)) });
+    closers.push(() => {
+      server.closeAllConnections();
+      server.close();
+      return service.components.stop();
+    });
+  }
+  answerTheBench({ apps }, () => Promise.all(closers.map((close) => close())));
+}
+
+/** Tells the bench where the process listens, then answers its questions until SIGTERM. */
+function answerTheBench(listening: unknown, close: () => Promise<unknown>): void {
   process.send?.(listening);
   process.on('message', (message) => {
     if (message === 'cpu') process.send?.({ cpu: cpuSoFar() } satisfies CpuAnswer);
@@ -122,31 +151,9 @@ export async function start(engine: Engine, launch: { optionsFor?: TargetName; n
   const children: ChildProcess[] = [];
   const redisPrefix = `bench-pipeline-${randomUUID()}:`;
   const spawnTarget = async (name: TargetName, database: Database): Promise<{ child: ChildProcess; listening: Listening }> => {
-    const log = openSync(join(dir, `${name.replaceAll(/[^a-z]/gi, '-')}.log`), 'a');
-    // The app and the floors as they ship: compiled by tsc, not under tsx (bench/harness.ts).
-    const nodeArgs = [...(launch.optionsFor === name ? (launch.nodeOptions ?? []) : []), compiledModule(import.meta.url), '--serve', name];
-    const { command, args } = launch.counted ? underCallgrind(nodeArgs) : { command: process.execPath, args: nodeArgs };
-    const child = spawn(command, args, {
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-        JWT_SECRET: BENCH_JWT_SECRET,
-        JWT_ACCESS_EXPIRES: '86400',
-        CONNECTOR_SECRET_KEY: '0'.repeat(64),
-        TASKS_MAX_PER_ACCOUNT: String(MAX_TASKS),
-        ...highLimits,
-        ...(engine === 'postgres' ? { REDIS_URL, REDIS_KEY_PREFIX: redisPrefix } : {}),
-        BENCH_DATABASE: database.url,
-      },
-      stdio: ['ignore', log, 'inherit', 'ipc'],
-    });
+    const { child, listening } = await spawnServer(['--serve', name], { engine, database, dir, redisPrefix, ...launch, nodeOptions: launch.optionsFor === name ? launch.nodeOptions : [] });
     children.push(child);
-    const listening = await new Promise<Listening>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`${name}'s server exited with ${code}`)));
-      child.once('message', (message: Listening) => resolve(message));
-    });
-    return { child, listening };
+    return { child, listening: listening as Listening };
   };
   const stop = async () => {
     for (const child of children) await stopServer(child);
@@ -186,5 +193,83 @@ export async function start(engine: Engine, launch: { optionsFor?: TargetName; n
   }
 }
 
+interface Spawning {
+  engine: Engine;
+  database: Database;
+  /** Where the server's standard output (its log) goes. */
+  dir: string;
+  redisPrefix: string;
+  nodeOptions?: string[];
+  counted?: boolean;
+}
+
+/** This module as a server process (`serveArgs`), compiled, as the app ships, under callgrind when counted; what it sent once listening. */
+async function spawnServer(serveArgs: string[], spawning: Spawning): Promise<{ child: ChildProcess; listening: unknown }> {
+  const { engine, database, dir, redisPrefix } = spawning;
+  const log = openSync(join(dir, `${serveArgs.join('-').replaceAll(/[^a-z]/gi, '-')}.log`), 'a');
+  // The app and the floors as they ship: compiled by tsc, not under tsx (bench/harness.ts).
+  const nodeArgs = [...(spawning.nodeOptions ?? []), compiledModule(import.meta.url), ...serveArgs];
+  const { command, args } = spawning.counted ? underCallgrind(nodeArgs) : { command: process.execPath, args: nodeArgs };
+  const child = spawn(command, args, {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+      JWT_SECRET: BENCH_JWT_SECRET,
+      JWT_ACCESS_EXPIRES: '86400',
+      CONNECTOR_SECRET_KEY: '0'.repeat(64),
+      TASKS_MAX_PER_ACCOUNT: String(MAX_TASKS),
+      ...highLimits,
+      ...(engine === 'postgres' ? { REDIS_URL, REDIS_KEY_PREFIX: redisPrefix } : {}),
+      BENCH_DATABASE: database.url,
+    },
+    stdio: ['ignore', log, 'inherit', 'ipc'],
+  });
+  try {
+    const listening = await new Promise<unknown>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`${serveArgs.join(' ')}'s server exited with ${code}`)));
+      child.once('message', resolve);
+    });
+    return { child, listening };
+  } catch (error) {
+    await stopServer(child);
+    throw error;
+  }
+}
+
+export interface RunningPair {
+  child: ChildProcess;
+  /** Observability off, then on: the same process. */
+  apps: [ServedTarget, ServedTarget];
+  stop: () => Promise<void>;
+}
+
+/** Both apps in one server process (servePair), counted under callgrind when `counted`. */
+export async function startPair(engine: Engine, counted: boolean): Promise<RunningPair> {
+  const dir = mkdtempSync(join(tmpdir(), 'pipeline-bench-'));
+  const database = await createDatabase(engine);
+  const stopAll = async (child?: ChildProcess) => {
+    if (child) await stopServer(child);
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const { child, listening } = await spawnServer(['--serve-pair'], { engine, database, dir, redisPrefix: `bench-pipeline-${randomUUID()}:`, counted });
+    const [off, on] = (listening as { apps: [Listening, Listening] }).apps;
+    return {
+      child,
+      apps: [
+        { name: 'API obs off', url: off.url, token: off.account!.token },
+        { name: 'API obs on', url: on.url, token: on.account!.token },
+      ],
+      stop: () => stopAll(child),
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+if (process.argv.includes('--serve-pair')) await servePair();
 const served = process.argv.indexOf('--serve');
 if (served >= 0) await serve(process.argv[served + 1] as TargetName);

@@ -9,13 +9,15 @@
 // Counted:   node --import tsx bench/pipeline.bench.ts --instructions  (every target under valgrind's callgrind: instructions per
 //            request, bench/instructions.ts; BENCH_COUNT_ROUNDS, BENCH_COUNT_REQUESTS, BENCH_COUNT_WARM_UP, BENCH_ENGINES, BENCH_REQUESTS;
 //            BENCH_COUNT_FUNCTIONS=<dir>: function by function, read with bench/functions.ts)
+// Observability counted in one process: node --import tsx bench/pipeline.bench.ts --observability  (both apps in one server process
+//            under callgrind, their rounds in turn: observability's cost without the tiers of two processes; the same settings as --instructions)
 // Profile:   node --import tsx bench/pipeline.bench.ts --profile  (GET /me, or BENCH_PROFILE_REQUEST='POST /tasks', on SQLite or BENCH_PROFILE_ENGINE=postgres, of BENCH_PROFILE_TARGET='API obs off' or another target, under load, node --cpu-prof)
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatSpread, interleaved, runLoad, serverCpu, spreadOf, tableLine, type Engine, type LoadRequest } from './harness.js';
 import { instructionsDuring, requestsInTurn, startCounting, type Instructions } from './instructions.js';
-import { start, TARGETS, type RunningTarget, type ServedTarget, type TargetName } from './pipeline-targets.js';
+import { start, startPair, TARGETS, type RunningTarget, type ServedTarget, type TargetName } from './pipeline-targets.js';
 import { mainThreadProfile, summariseProfile } from './profile-summary.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -142,6 +144,43 @@ async function countEngine(engine: Engine): Promise<string> {
   return out.join('');
 }
 
+/**
+ * Observability's own cost, counted with both apps in one process (bench/pipeline-targets.ts, startPair):
+ * they share the compiled code and its tiers, which in processes of their own differ from run to run
+ * (docs/benchmarks.md#pipeline), so the difference of their rounds, taken in turn, is observability's work.
+ */
+async function countObservability(engine: Engine): Promise<string> {
+  const pair = await startPair(engine, true);
+  const out = [
+    `\n${titleOf(engine)}, both apps in one process: main-thread instructions per request (thousands), ${COUNT_REQUESTS} requests one after the other, median of ${COUNT_ROUNDS} rounds (range); obs cost paired by round\n`,
+    tableLine(['request', 'API obs off', 'API obs on', 'obs cost', 'obs cost, all threads'], 22, 22),
+  ];
+  try {
+    // Turns of a few hundred requests, so both apps' requests shape the shared code alike.
+    for (const { request } of REQUESTS) {
+      for (let done = 0; done < COUNT_WARM_UP; done += 500) for (const app of pair.apps) await requestsInTurn(app.url, withToken(app, request), 500);
+    }
+    startCounting(pair.child);
+    for (const { name, request } of REQUESTS) {
+      const rounds = await interleaved(pair.apps, COUNT_ROUNDS, (app) =>
+        instructionsDuring(pair.child, () => requestsInTurn(app.url, withToken(app, request), COUNT_REQUESTS), `${engine}/pair/${app.name}/${name}`),
+      );
+      const [off, on] = rounds as [Instructions[], Instructions[]];
+      const cost = (pick: (count: Instructions) => number) => `${formatSpread(spreadOf(on.map((count, i) => pick(count) / pick(off[i]!) - 1)), 1, 100)}%`;
+      const line = tableLine(
+        [name, ...rounds.map((series) => formatSpread(spreadOf(series.map((count) => count.main / 1000)), 0)), cost((count) => count.main), cost((count) => count.all)],
+        22,
+        22,
+      );
+      out.push(line);
+      process.stderr.write(`${engine} pair ${line}`);
+    }
+  } finally {
+    await pair.stop();
+  }
+  return out.join('');
+}
+
 /** One request (GET /me unless BENCH_PROFILE_REQUEST names another of ALL_REQUESTS) on SQLite (or BENCH_PROFILE_ENGINE) under load in a server started with node --cpu-prof; the profile's summary. */
 async function profileRequest(): Promise<void> {
   const name = process.env.BENCH_PROFILE_REQUEST ?? 'GET /me';
@@ -176,6 +215,11 @@ async function profileRequest(): Promise<void> {
 if (process.argv.includes('--instructions')) {
   const reports: string[] = [];
   for (const engine of ENGINES) reports.push(await countEngine(engine));
+  process.stdout.write(`Instructions (valgrind's callgrind); ${OBS_SETUP}\n${reports.join('')}`);
+  process.exit(0);
+} else if (process.argv.includes('--observability')) {
+  const reports: string[] = [];
+  for (const engine of ENGINES) reports.push(await countObservability(engine));
   process.stdout.write(`Instructions (valgrind's callgrind); ${OBS_SETUP}\n${reports.join('')}`);
   process.exit(0);
 } else if (process.argv.includes('--profile')) {
