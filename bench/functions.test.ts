@@ -61,5 +61,7 @@ describe('bench/functions.ts: own instructions per request from callgrind dumps'
     // Per request: hash (4020 / 20 = 201) against (510 / 20 = 25.5); handle 40 against 20.
     expect(table).toMatch(/^\s+201\s+26\s+176\s+v8::internal::String::ComputeAndSetRawHash/m);
     expect(table).toMatch(/^\s+40\s+20\s+20\s+JS:handle dist-bench\/src\/a\.js:2:3$/m);
+    // Each call's cost (the line after calls=), by callee and caller: 5000 in each of the two dumps.
+    expect(Object.fromEntries(poll.calls)).toEqual({ 'v8::internal::String::ComputeAndSetRawHash() <- JS:handle dist-bench/src/a.js:2:3': 10_000 });
   });
 });

@@ -3,11 +3,13 @@
 // compiler's tiers and the collector (docs/benchmarks.md#pipeline); a function's own count is what
 // tells two requests, or a change, apart.
 //
-//   node --import tsx bench/functions.ts <dir> [<label> [<other label>]] [--top=N]
+//   node --import tsx bench/functions.ts <dir> [<label> [<other label>]] [--top=N] [--callers=<text>]
 //
 // One label: its functions by own instructions per request. Two: both, by their difference; a label
 // written <other dir>#<label> is read from another run's dumps (before and after a change).
-// Without a label: the labels the dumps hold.
+// Without a label: the labels the dumps hold. --callers=<text>: instead of functions, the calls of
+// every function whose name holds <text>, by caller, with what they cost (the callee and all it called):
+// who reaches V8's generic paths (`--callers=Builtins_LoadIC`), say.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -20,6 +22,8 @@ export interface FunctionCounts {
    * (deoptimised and not yet optimised again) counts tens of thousands more per request, and says so here.
    */
   byTier: Map<string, number>;
+  /** What each call cost, the callee's own and everything it called: by `callee <- caller`. */
+  calls: Map<string, number>;
 }
 
 const CHECKOUT_PATH = /(?:file:\/\/)?\/\S*?\/(dist-bench|node_modules)\//g;
@@ -42,34 +46,43 @@ export function readDumps(dir: string, perfMapDir = '/tmp'): Map<string, Functio
     if (trigger === null) continue;
     const pid = match[1]!;
     if (!jitNames.has(pid)) jitNames.set(pid, perfMap(join(perfMapDir, `perf-${pid}.map`)));
-    const counts = byLabel.get(trigger[1]!) ?? { units: 0, byFunction: new Map(), byTier: new Map() };
+    const counts = byLabel.get(trigger[1]!) ?? { units: 0, byFunction: new Map(), byTier: new Map(), calls: new Map() };
     counts.units += Number(trigger[2]);
-    for (const [name, own] of ownInstructions(text, jitNames.get(pid)!)) {
+    const { own: owned, calls } = instructionsOf(text, jitNames.get(pid)!);
+    for (const [name, own] of owned) {
+      const key = keyOf(name);
+      counts.byFunction.set(key, (counts.byFunction.get(key) ?? 0) + own);
       // "JS:*name file:line:col": the tier mark (~ interpreted, ^ baseline, + maglev, * optimized) counted apart, then left out so a function's tiers add up.
       const tier = /^(?:JS|LazyCompile|Function):([~^+*]?)/.exec(name);
-      // Paths from the checkout on: two checkouts' runs (before and after a change) name the same functions alike.
-      const key = (tier === null ? name : name.replace(/^(JS|LazyCompile|Function):[~^+*]?/, 'JS:')).replace(CHECKOUT_PATH, '$1/');
-      counts.byFunction.set(key, (counts.byFunction.get(key) ?? 0) + own);
       if (tier !== null) {
         const tierName = TIERS[tier[1]!] ?? 'unmarked';
         counts.byTier.set(tierName, (counts.byTier.get(tierName) ?? 0) + own);
       }
+    }
+    for (const [[callee, caller], cost] of calls) {
+      const key = `${keyOf(callee)} <- ${keyOf(caller)}`;
+      counts.calls.set(key, (counts.calls.get(key) ?? 0) + cost);
     }
     byLabel.set(trigger[1]!, counts);
   }
   return byLabel;
 }
 
+/** A function's name without its tier mark, with paths from the checkout on: two checkouts' runs (before and after a change) name the same functions alike. */
+const keyOf = (name: string) => name.replace(/^(JS|LazyCompile|Function):[~^+*]?/, 'JS:').replace(CHECKOUT_PATH, '$1/');
+
 /**
  * Each function's own instructions in one callgrind file: the cost lines under its `fn=`, less the
- * line after each `calls=` (what the call cost, counted again under the callee). Names are given once
- * as `(id) name` and then as `(id)`; code V8 compiled has an address for a name, looked up in node's
- * perf map (`--perf-basic-prof`).
+ * line after each `calls=` (what the call cost, counted again under the callee), and that line by
+ * callee and caller. Names are given once as `(id) name` and then as `(id)`; code V8 compiled has an
+ * address for a name, looked up in node's perf map (`--perf-basic-prof`).
  */
-function ownInstructions(text: string, jitName: (address: number) => string | undefined): Map<string, number> {
+function instructionsOf(text: string, jitName: (address: number) => string | undefined): { own: Map<string, number>; calls: Map<[string, string], number> } {
   const names = new Map<string, string>();
   const own = new Map<string, number>();
+  const callCosts = new Map<string, number>();
   let current = '';
+  let callee = '';
   let skipNext = false;
   const nameOf = (spec: string) => {
     const [, id, name] = /^(\(\d+\))?\s*(.*)$/.exec(spec)!;
@@ -80,14 +93,21 @@ function ownInstructions(text: string, jitName: (address: number) => string | un
   };
   for (const line of text.split('\n')) {
     if (line.startsWith('fn=')) current = nameOf(line.slice(3));
-    else if (line.startsWith('cfn=')) nameOf(line.slice(4));
+    else if (line.startsWith('cfn=')) callee = nameOf(line.slice(4));
     else if (line.startsWith('calls=')) skipNext = true;
     else if (/^[\d+*-]/.test(line)) {
-      if (skipNext) skipNext = false;
-      else own.set(current, (own.get(current) ?? 0) + Number(line.split(' ')[1] ?? 0));
+      const cost = Number(line.split(' ')[1] ?? 0);
+      if (!skipNext) own.set(current, (own.get(current) ?? 0) + cost);
+      else {
+        skipNext = false;
+        const key = `${callee}\n${current}`;
+        callCosts.set(key, (callCosts.get(key) ?? 0) + cost);
+      }
     }
   }
-  return own;
+  const calls = new Map<[string, string], number>();
+  for (const [key, cost] of callCosts) calls.set(key.split('\n') as [string, string], cost);
+  return { own, calls };
 }
 
 /** node's /tmp/perf-<pid>.map: address → the name of the code there (a later entry for a reused address wins). */
@@ -141,6 +161,7 @@ export function functionTable(a: [string, FunctionCounts], b: [string, FunctionC
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
   const top = Number(process.argv.find((arg) => arg.startsWith('--top='))?.slice(6) ?? 40);
+  const callers = process.argv.find((arg) => arg.startsWith('--callers='))?.slice(10);
   const [dir, first, second] = args;
   if (dir === undefined) throw new Error('usage: node --import tsx bench/functions.ts <dir> [<label> [<other label>]] [--top=N]');
   const counts = (label: string): [string, FunctionCounts] => {
@@ -149,7 +170,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const dumps = readDumps(from);
     const found = dumps.get(name);
     if (found === undefined) throw new Error(`no dump labelled ${name} in ${from}; there are: ${[...dumps.keys()].join(', ')}`);
-    return [label, found];
+    if (callers === undefined) return [label, found];
+    const ofCallee = [...found.calls].filter(([key]) => key.split(' <- ')[0]!.includes(callers));
+    return [label, { ...found, byFunction: new Map(ofCallee) }];
   };
   if (first === undefined) for (const [label, { units }] of readDumps(dir)) process.stdout.write(`${label} (${units} requests)\n`);
   else process.stdout.write(functionTable(counts(first), second === undefined ? undefined : counts(second), top));
