@@ -33,6 +33,18 @@ describe('GatheredLines', () => {
     expect(writes.map(String)).toEqual(['one é\ntwo\nthree 📅\n', 'four\n']);
   });
 
+  it('gathers for as long as it is told to (a bench counting a slowed-down process)', () => {
+    vi.useFakeTimers();
+    const writes: Buffer[] = [];
+    const lines = new GatheredLines({ write: (bytes: Buffer) => void writes.push(bytes) }, 400);
+    lines.write('one\n');
+    vi.advanceTimersByTime(399);
+    lines.write('two\n');
+    expect(writes).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(writes.map(String)).toEqual(['one\ntwo\n']);
+  });
+
   it('writes what is gathered before a line that would not fit in 64 KiB, and a line longer than that whole', () => {
     const { writes, lines } = gatheredInto();
     const line = `${'x'.repeat(1000)}\n`;

@@ -32,7 +32,11 @@ export class GatheredLines implements LineBytes {
   private buffer = Buffer.allocUnsafeSlow(GATHER_BYTES);
   at = 0;
 
-  constructor(private readonly out: { write(bytes: Buffer): unknown }) {}
+  constructor(
+    private readonly out: { write(bytes: Buffer): unknown },
+    /** How long a line may wait for others: 10 ms; a bench counting a process slowed down 40 times waits 40 times longer (bench/pipeline-targets.ts). */
+    private readonly gatherMs = GATHER_MS,
+  ) {}
 
   write(line: string): void {
     const roughly = line.length * UTF8_BYTES_PER_UNIT;
@@ -51,7 +55,7 @@ export class GatheredLines implements LineBytes {
 
   commit(end: number): void {
     // Unref'd: a process with nothing else to do exits, and its 'exit' writes what is gathered.
-    if (this.at === 0) setTimeout(this.flush, GATHER_MS).unref();
+    if (this.at === 0) setTimeout(this.flush, this.gatherMs).unref();
     this.at = end;
   }
 
@@ -73,10 +77,10 @@ export class GatheredLines implements LineBytes {
 }
 
 /** Lines gathered for file descriptor `fd`, written synchronously by SonicBoom (pino's destination), which retries a full pipe. */
-export function gatheredLinesTo(fd: number): GatheredLines {
+export function gatheredLinesTo(fd: number, gatherMs?: number): GatheredLines {
   // In 'buffer' mode SonicBoom writes Buffers; its types list only strings.
   const out = pino.destination({ dest: fd, sync: true, contentMode: 'buffer' }) as unknown as { write(bytes: Buffer): boolean };
-  return new GatheredLines(out);
+  return new GatheredLines(out, gatherMs);
 }
 
 /** The `LineBytes` of a logger's destination when it takes lines as bytes (a `GatheredLines`). */

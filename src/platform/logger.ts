@@ -3,7 +3,8 @@ import { gatheredLinesTo } from './gathered-lines.js';
 
 export type { Logger };
 
-export function createLogger(level: string): Logger {
+/** A logger of the service's shape; its lines go to standard output gathered (below) unless a bench gives another destination. */
+export function createLogger(level: string, destination: DestinationStream = stdoutGathered()): Logger {
   return pino(
     {
       level,
@@ -12,7 +13,7 @@ export function createLogger(level: string): Logger {
         censor: '[redacted]',
       },
     },
-    stdoutGathered(),
+    destination,
   );
 }
 
