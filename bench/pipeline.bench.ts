@@ -9,14 +9,15 @@
 // Counted:   node --import tsx bench/pipeline.bench.ts --instructions  (every target under valgrind's callgrind: instructions per
 //            request, bench/instructions.ts; BENCH_COUNT_ROUNDS, BENCH_COUNT_REQUESTS, BENCH_COUNT_WARM_UP, BENCH_ENGINES, BENCH_REQUESTS;
 //            BENCH_COUNT_FUNCTIONS=<dir>: function by function, read with bench/functions.ts)
-// Observability counted in one process: node --import tsx bench/pipeline.bench.ts --observability  (both apps in one server process
-//            under callgrind, their rounds in turn: observability's cost without the tiers of two processes; the same settings as --instructions)
+// Observability in one process: node --import tsx bench/pipeline.bench.ts --observability  (both apps in one server process, their
+//            rounds in turn, timed (BENCH_ROUNDS) then counted under callgrind (the settings of --instructions): observability's cost
+//            without the tiers and heaps of two processes)
 // Profile:   node --import tsx bench/pipeline.bench.ts --profile  (GET /me, or BENCH_PROFILE_REQUEST='POST /tasks', on SQLite or BENCH_PROFILE_ENGINE=postgres, of BENCH_PROFILE_TARGET='API obs off' or another target, under load, node --cpu-prof)
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatSpread, interleaved, runLoad, serverCpu, spreadOf, tableLine, type Engine, type LoadRequest } from './harness.js';
-import { instructionsDuring, requestsInTurn, startCounting, type Instructions } from './instructions.js';
+import { canCount, instructionsDuring, NO_VALGRIND, requestsInTurn, startCounting, type Instructions } from './instructions.js';
 import { start, startPair, TARGETS, type RunningTarget, type ServedTarget, type TargetName } from './pipeline-targets.js';
 import { mainThreadProfile, summariseProfile } from './profile-summary.js';
 
@@ -50,7 +51,7 @@ const titleOf = (engine: Engine) => (engine === 'sqlite' ? 'SQLite + in-process 
 const load = (target: ServedTarget, request: LoadRequest, seconds: number) => runLoad(target.url, withToken(target, request), { connections: CONNECTIONS, seconds });
 
 /** req/s, and the server's main-thread CPU µs per request (only the measured target is loaded meanwhile). */
-async function measure(target: RunningTarget, request: LoadRequest, seconds: number) {
+async function measure(target: ServedTarget & { child: RunningTarget['child'] }, request: LoadRequest, seconds: number) {
   const before = await serverCpu(target.child);
   const result = await load(target, request, seconds);
   const after = await serverCpu(target.child);
@@ -181,6 +182,41 @@ async function countObservability(engine: Engine): Promise<string> {
   return out.join('');
 }
 
+/**
+ * Observability's cost timed with both apps in one process (startPair): rounds in turn under load, the
+ * process's main-thread CPU read around each; req/s and CPU per request paired by round.
+ */
+async function timeObservability(engine: Engine): Promise<string> {
+  const pair = await startPair(engine, false);
+  const out = [
+    `\n${titleOf(engine)}, both apps in one process: median of ${ROUNDS} rounds of ${ROUND_SECONDS} s (range); obs cost paired by round\n`,
+    tableLine(['request', 'off req/s', 'on req/s', 'obs cost, req/s', 'off CPU µs', 'on CPU µs', 'obs cost, CPU'], 22, 22),
+  ];
+  try {
+    const apps = pair.apps.map((app) => ({ ...app, child: pair.child }));
+    for (const { name, request } of REQUESTS) {
+      for (const app of apps) await load(app, request, 1);
+      const [off, on] = (await interleaved(apps, ROUNDS, (app) => measure(app, request, ROUND_SECONDS))) as [Measured[], Measured[]];
+      const cost = (pick: (m: Measured) => number, f: (on: number, off: number) => number) => `${formatSpread(spreadOf(on.map((m, i) => f(pick(m), pick(off[i]!)))), 1, 100)}%`;
+      const series = (of: Measured[], pick: (m: Measured) => number) => formatSpread(spreadOf(of.map(pick)), 0);
+      const rps = (m: Measured) => m.requestsPerSecond;
+      const cpu = (m: Measured) => m.mainCpuPerRequest;
+      const line = tableLine(
+        [name, series(off, rps), series(on, rps), cost(rps, (a, b) => 1 - a / b), series(off, cpu), series(on, cpu), cost(cpu, (a, b) => a / b - 1)],
+        22,
+        22,
+      );
+      out.push(line);
+      process.stderr.write(`${engine} pair ${line}`);
+    }
+  } finally {
+    await pair.stop();
+  }
+  return out.join('');
+}
+
+type Measured = Awaited<ReturnType<typeof measure>>;
+
 /** One request (GET /me unless BENCH_PROFILE_REQUEST names another of ALL_REQUESTS) on SQLite (or BENCH_PROFILE_ENGINE) under load in a server started with node --cpu-prof; the profile's summary. */
 async function profileRequest(): Promise<void> {
   const name = process.env.BENCH_PROFILE_REQUEST ?? 'GET /me';
@@ -218,9 +254,15 @@ if (process.argv.includes('--instructions')) {
   process.stdout.write(`Instructions (valgrind's callgrind); ${OBS_SETUP}\n${reports.join('')}`);
   process.exit(0);
 } else if (process.argv.includes('--observability')) {
-  const reports: string[] = [];
-  for (const engine of ENGINES) reports.push(await countObservability(engine));
-  process.stdout.write(`Instructions (valgrind's callgrind); ${OBS_SETUP}\n${reports.join('')}`);
+  // Timed, then counted where valgrind is.
+  const timed: string[] = [];
+  for (const engine of ENGINES) timed.push(await timeObservability(engine));
+  process.stdout.write(`${CONNECTIONS} connections; ${OBS_SETUP}\n${timed.join('')}`);
+  if (canCount()) {
+    const counted: string[] = [];
+    for (const engine of ENGINES) counted.push(await countObservability(engine));
+    process.stdout.write(`\nInstructions (valgrind's callgrind); ${OBS_SETUP}\n${counted.join('')}`);
+  } else process.stdout.write(`\n${NO_VALGRIND}: not counted\n`);
   process.exit(0);
 } else if (process.argv.includes('--profile')) {
   await profileRequest();
