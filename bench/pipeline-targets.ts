@@ -273,9 +273,11 @@ export async function startPair(engine: Engine, counted: boolean): Promise<Runni
     await database.drop();
     rmSync(dir, { recursive: true, force: true });
   };
+  let child: ChildProcess | undefined;
   try {
-    const { child, listening } = await spawnServer(['--serve-pair'], { engine, database, dir, redisPrefix: `bench-pipeline-${randomUUID()}:`, counted });
-    const [off, on] = (listening as { apps: [Listening, Listening] }).apps;
+    const spawned = await spawnServer(['--serve-pair'], { engine, database, dir, redisPrefix: `bench-pipeline-${randomUUID()}:`, counted });
+    child = spawned.child;
+    const [off, on] = (spawned.listening as { apps: [Listening, Listening] }).apps;
     return {
       child,
       apps: [
@@ -285,7 +287,7 @@ export async function startPair(engine: Engine, counted: boolean): Promise<Runni
       stop: () => stopAll(child),
     };
   } catch (error) {
-    await stopAll();
+    await stopAll(child);
     throw error;
   }
 }

@@ -38,12 +38,17 @@ export function createChangeCursors(key: Buffer, issuedKept = ISSUED_KEPT): Chan
   function decodeFirstFormat(accountId: string, text: string): ChangeCursor {
     const [payload, signature, ...rest] = text.split('.');
     if (payload === undefined || signature === undefined || rest.length > 0) throw notACursor();
-    if (!sameBytes(Buffer.from(signature, 'base64url'), firstFormatMac(accountId, payload))) throw notACursor();
+    const given = Buffer.from(signature, 'base64url');
+    // As below: only the text Buffer.from writes back is the MAC that was issued.
+    if (given.toString('base64url') !== signature || !sameBytes(given, firstFormatMac(accountId, payload))) throw notACursor();
     const parsed = parseJson(Buffer.from(payload, 'base64url').toString('utf8'));
     if (!Array.isArray(parsed) || parsed.length !== 2 || !parsed.every((part) => Number.isSafeInteger(part) && (part as number) >= 0)) {
       throw notACursor();
     }
-    return { after: parsed[0] as number, issuedAt: parsed[1] as number };
+    const [after, issuedAt] = parsed as [number, number];
+    // A time no clock gave (past 2^48 ms, the year 10889) is no cursor a page issued, and could not be issued again in the new format.
+    if (issuedAt >= MAX_TIME) throw notACursor();
+    return { after, issuedAt };
   }
 
   return {
@@ -112,12 +117,14 @@ const PER_ACCOUNT = 8;
 const MAC_BYTES = 12;
 const FIRST_FORMAT_MAC_BYTES = 16;
 const TIME_BYTES = 6;
+const MAX_TIME = 2 ** (8 * TIME_BYTES);
 /** About a megabyte of recent cursors: enough for the apps polling one instance between two of their polls. */
 const ISSUED_KEPT = 10_000;
 
 /** The change number in 7-bit groups, lowest first, the high bit set on all but the last; then the time. */
 function payloadOf({ after, issuedAt }: ChangeCursor): Buffer {
   if (!Number.isSafeInteger(after) || after < 0) throw new RangeError(`A change cursor's number is a safe non-negative integer, not ${after}`);
+  if (!Number.isSafeInteger(issuedAt) || issuedAt < 0 || issuedAt >= MAX_TIME) throw new RangeError(`A change cursor's time is whole milliseconds from 1970 below 2^48, not ${issuedAt}`);
   const groups: number[] = [];
   let rest = after;
   while (rest >= 0x80) {
