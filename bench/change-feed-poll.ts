@@ -2,7 +2,7 @@
 // runs these): under load, what each costs the server, and a CPU profile of either. Also the API calls
 // the change-feed bench makes. Started with --serve-poll (compiled, bench/harness.ts's compiledModule),
 // this module is that server.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import {
   serveApp,
   serverCpu,
   spreadOf,
+  startServerProcess,
   stopServer,
   sum,
   type CpuAnswer,
@@ -27,7 +28,7 @@ import {
   type Spread,
   urlOf,
 } from './harness.js';
-import { instructionsDuring, requestsInTurn, startCounting, underCallgrind } from './instructions.js';
+import { instructionsDuring, requestsInTurn, startCounting } from './instructions.js';
 import { mainThreadProfile, summariseProfile } from './profile-summary.js';
 
 const LOAD_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -85,22 +86,12 @@ async function servePoll(): Promise<void> {
 
 /** The server process, compiled as the service ships (under callgrind when `counted`), and what it serves once it is ready. */
 async function startPollServer(engine: Engine, how: { nodeOptions?: string[]; counted?: boolean } = {}): Promise<{ child: ChildProcess; target: PollTarget }> {
-  const nodeArgs = [...(how.nodeOptions ?? []), compiledModule(import.meta.url), '--serve-poll'];
-  const { command, args } = how.counted ? underCallgrind(nodeArgs) : { command: process.execPath, args: nodeArgs };
-  const child = spawn(command, args, {
+  const { child, ready: target } = await startServerProcess<PollTarget>('the poll', [...(how.nodeOptions ?? []), compiledModule(import.meta.url), '--serve-poll'], {
+    counted: how.counted,
     env: { ...process.env, BENCH_POLL_ENGINE: engine },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdout: 'inherit',
   });
-  try {
-    const target = await new Promise<PollTarget>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`the poll's server exited (${code}) before it was ready`)));
-      child.once('message', (message: PollTarget) => resolve(message));
-    });
-    return { child, target };
-  } catch (err) {
-    await stopServer(child);
-    throw err;
-  }
+  return { child, target };
 }
 
 export interface LoadFigures {

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -15,6 +15,7 @@ import { loadConfig, type Config } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { createService, type Service } from '../src/wiring.js';
+import { underCallgrind } from './instructions.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -199,6 +200,29 @@ export async function stopServer(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
+}
+
+/**
+ * A bench's server process, `node <nodeArgs>` (under callgrind when `counted`, bench/instructions.ts), and
+ * the first message it sends once it is ready; stopped if it fails before.
+ */
+export async function startServerProcess<T>(
+  name: string,
+  nodeArgs: readonly string[],
+  options: { counted?: boolean; env: NodeJS.ProcessEnv; stdout: 'inherit' | number },
+): Promise<{ child: ChildProcess; ready: T }> {
+  const { command, args } = options.counted ? underCallgrind(nodeArgs) : { command: process.execPath, args: [...nodeArgs] };
+  const child = spawn(command, args, { env: options.env, stdio: ['ignore', options.stdout, 'inherit', 'ipc'] });
+  try {
+    const ready = await new Promise<T>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`${name}'s server exited (${code}) before it was ready`)));
+      child.once('message', (message: T) => resolve(message));
+    });
+    return { child, ready };
+  } catch (error) {
+    await stopServer(child);
+    throw error;
+  }
 }
 
 /** Fixed-width table rows: the first cell left-aligned, the others right-aligned. */

@@ -2,7 +2,7 @@
 // off and on, and the two floors of bench/floors.ts, each in a server process of its own on a database of
 // its own. Started with --serve <target> (compiled, bench/harness.ts's compiledModule), this module is
 // that server; with --serve-pair, both apps in one process (startPair, for the counted observability cost).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { mkdtempSync, openSync, rmSync } from 'node:fs';
@@ -14,8 +14,19 @@ import { gatheredLinesTo } from '../src/platform/gathered-lines.js';
 import { createLogger, type Logger } from '../src/platform/logger.js';
 import { createService, type Service } from '../src/wiring.js';
 import { startExpressFloor, startNodeFloor } from './floors.js';
-import { BENCH_JWT_SECRET, compiledModule, cpuSoFar, createDatabase, REDIS_URL, stopServer, urlOf, type CpuAnswer, type Database, type Engine } from './harness.js';
-import { underCallgrind } from './instructions.js';
+import {
+  BENCH_JWT_SECRET,
+  compiledModule,
+  cpuSoFar,
+  createDatabase,
+  REDIS_URL,
+  startServerProcess,
+  stopServer,
+  urlOf,
+  type CpuAnswer,
+  type Database,
+  type Engine,
+} from './harness.js';
 
 const SEEDED_TASKS = 150;
 const MAX_TASKS = 100_000_000;
@@ -228,8 +239,8 @@ async function spawnServer(serveArgs: string[], spawning: Spawning): Promise<{ c
   const log = openSync(join(dir, `${serveArgs.join('-').replaceAll(/[^a-z]/gi, '-')}.log`), 'a');
   // The app and the floors as they ship: compiled by tsc, not under tsx (bench/harness.ts).
   const nodeArgs = [...(spawning.nodeOptions ?? []), compiledModule(import.meta.url), ...serveArgs];
-  const { command, args } = spawning.counted ? underCallgrind(nodeArgs) : { command: process.execPath, args: nodeArgs };
-  const child = spawn(command, args, {
+  const { child, ready } = await startServerProcess(serveArgs.join(' '), nodeArgs, {
+    counted: spawning.counted,
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -243,18 +254,9 @@ async function spawnServer(serveArgs: string[], spawning: Spawning): Promise<{ c
       BENCH_DATABASE: database.url,
       ...(spawning.counted ? { BENCH_LOG_GATHER_MS: COUNTED_LOG_GATHER_MS } : {}),
     },
-    stdio: ['ignore', log, 'inherit', 'ipc'],
+    stdout: log,
   });
-  try {
-    const listening = await new Promise<unknown>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`${serveArgs.join(' ')}'s server exited with ${code}`)));
-      child.once('message', resolve);
-    });
-    return { child, listening };
-  } catch (error) {
-    await stopServer(child);
-    throw error;
-  }
+  return { child, listening: ready };
 }
 
 export interface RunningPair {

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatSpread, interleaved, runLoad, serverCpu, spreadOf, tableLine, type Engine, type LoadRequest } from './harness.js';
 import { canCount, instructionsDuring, NO_VALGRIND, requestsInTurn, startCounting, type Instructions } from './instructions.js';
-import { start, startPair, TARGETS, type RunningTarget, type ServedTarget, type TargetName } from './pipeline-targets.js';
+import { start, startPair, TARGETS, type RunningPair, type RunningTarget, type ServedTarget, type TargetName } from './pipeline-targets.js';
 import { mainThreadProfile, summariseProfile } from './profile-summary.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -50,6 +50,10 @@ const titleOf = (engine: Engine) => (engine === 'sqlite' ? 'SQLite + in-process 
 
 const load = (target: ServedTarget, request: LoadRequest, seconds: number) => runLoad(target.url, withToken(target, request), { connections: CONNECTIONS, seconds });
 
+/** `f` of each round's two figures (`a`'s and `b`'s of the same round) as a percentage: median (range). */
+const pairedPercent = <T>(a: readonly T[], b: readonly T[], f: (x: T, y: T) => number, digits: number) =>
+  `${formatSpread(spreadOf(a.map((value, i) => f(value, b[i]!))), digits, 100)}%`;
+
 /** req/s, and the server's main-thread CPU µs per request (only the measured target is loaded meanwhile). */
 async function measure(target: ServedTarget & { child: RunningTarget['child'] }, request: LoadRequest, seconds: number) {
   const before = await serverCpu(target.child);
@@ -71,12 +75,11 @@ async function benchEngine(engine: Engine): Promise<string> {
     /** The table's cells: four targets' figures, then the "on" app's share of each floor and what observability costs. */
     const cells = (values: number[][], share: (api: number, floor: number) => number, costOf: (on: number, off: number) => number, digits: number) => {
       const [node, expressFloor, off, on] = values as [number[], number[], number[], number[]];
-      const paired = (a: number[], b: number[], f: (x: number, y: number) => number) => spreadOf(a.map((value, i) => f(value, b[i]!)));
       return [
         ...values.map((series) => formatSpread(spreadOf(series), digits)),
-        `${formatSpread(paired(on, expressFloor, share), 0, 100)}%`,
-        `${formatSpread(paired(on, node, share), 0, 100)}%`,
-        `${formatSpread(paired(on, off, costOf), 1, 100)}%`,
+        pairedPercent(on, expressFloor, share, 0),
+        pairedPercent(on, node, share, 0),
+        pairedPercent(on, off, costOf, 1),
       ];
     };
     for (const { name, request } of REQUESTS) {
@@ -123,15 +126,14 @@ async function countEngine(engine: Engine): Promise<string> {
         instructionsDuring(target.child, () => requestsInTurn(target.url, withToken(target, request), COUNT_REQUESTS), `${engine}/${target.name}/${name}`),
       );
       const [node, expressFloor, off, on] = rounds as [Instructions[], Instructions[], Instructions[], Instructions[]];
-      const paired = (a: Instructions[], b: Instructions[], f: (x: Instructions, y: Instructions) => number) => spreadOf(a.map((value, i) => f(value, b[i]!)));
       const line = tableLine(
         [
           name,
           ...rounds.map((series) => formatSpread(spreadOf(series.map((count) => count.main / 1000)), 0)),
-          `${formatSpread(paired(expressFloor, on, (floor, api) => floor.main / api.main), 0, 100)}%`,
-          `${formatSpread(paired(node, on, (floor, api) => floor.main / api.main), 0, 100)}%`,
-          `${formatSpread(paired(on, off, (x, y) => x.main / y.main - 1), 1, 100)}%`,
-          `${formatSpread(paired(on, off, (x, y) => x.all / y.all - 1), 1, 100)}%`,
+          pairedPercent(expressFloor, on, (floor, api) => floor.main / api.main, 0),
+          pairedPercent(node, on, (floor, api) => floor.main / api.main, 0),
+          pairedPercent(on, off, (x, y) => x.main / y.main - 1, 1),
+          pairedPercent(on, off, (x, y) => x.all / y.all - 1, 1),
         ],
         22,
         22,
@@ -146,33 +148,23 @@ async function countEngine(engine: Engine): Promise<string> {
 }
 
 /**
- * Observability's own cost, counted with both apps in one process (bench/pipeline-targets.ts, startPair):
- * they share the compiled code and its tiers, which in processes of their own differ from run to run
- * (docs/benchmarks.md#pipeline), so the difference of their rounds, taken in turn, is observability's work.
+ * A table of both apps in one process (bench/pipeline-targets.ts, startPair), observability off and on: a
+ * line per request, its cells from `rowOf` (which runs the request's rounds, in turn), after `prepare`.
  */
-async function countObservability(engine: Engine): Promise<string> {
-  const pair = await startPair(engine, true);
-  const out = [
-    `\n${titleOf(engine)}, both apps in one process: main-thread instructions per request (thousands), ${COUNT_REQUESTS} requests one after the other, median of ${COUNT_ROUNDS} rounds (range); obs cost paired by round\n`,
-    tableLine(['request', 'API obs off', 'API obs on', 'obs cost', 'obs cost, all threads'], 22, 22),
-  ];
+async function pairTable(
+  engine: Engine,
+  counted: boolean,
+  heading: string,
+  columns: string[],
+  rowOf: (pair: RunningPair, request: LoadRequest, name: string) => Promise<string[]>,
+  prepare?: (pair: RunningPair) => Promise<void>,
+): Promise<string> {
+  const pair = await startPair(engine, counted);
+  const out = [`\n${titleOf(engine)}, both apps in one process: ${heading}; obs cost paired by round\n`, tableLine(['request', ...columns], 22, 22)];
   try {
-    // Turns of a few hundred requests, so both apps' requests shape the shared code alike.
-    for (const { request } of REQUESTS) {
-      for (let done = 0; done < COUNT_WARM_UP; done += 500) for (const app of pair.apps) await requestsInTurn(app.url, withToken(app, request), 500);
-    }
-    startCounting(pair.child);
+    await prepare?.(pair);
     for (const { name, request } of REQUESTS) {
-      const rounds = await interleaved(pair.apps, COUNT_ROUNDS, (app) =>
-        instructionsDuring(pair.child, () => requestsInTurn(app.url, withToken(app, request), COUNT_REQUESTS), `${engine}/pair/${app.name}/${name}`),
-      );
-      const [off, on] = rounds as [Instructions[], Instructions[]];
-      const cost = (pick: (count: Instructions) => number) => `${formatSpread(spreadOf(on.map((count, i) => pick(count) / pick(off[i]!) - 1)), 1, 100)}%`;
-      const line = tableLine(
-        [name, ...rounds.map((series) => formatSpread(spreadOf(series.map((count) => count.main / 1000)), 0)), cost((count) => count.main), cost((count) => count.all)],
-        22,
-        22,
-      );
+      const line = tableLine([name, ...(await rowOf(pair, request, name))], 22, 22);
       out.push(line);
       process.stderr.write(`${engine} pair ${line}`);
     }
@@ -183,37 +175,60 @@ async function countObservability(engine: Engine): Promise<string> {
 }
 
 /**
- * Observability's cost timed with both apps in one process (startPair): rounds in turn under load, the
- * process's main-thread CPU read around each; req/s and CPU per request paired by round.
+ * Observability's own cost, counted with both apps in one process: they share the compiled code and its
+ * tiers, which in processes of their own differ from run to run (docs/benchmarks.md#pipeline), so the
+ * difference of their rounds, taken in turn, is observability's work.
  */
-async function timeObservability(engine: Engine): Promise<string> {
-  const pair = await startPair(engine, false);
-  const out = [
-    `\n${titleOf(engine)}, both apps in one process: median of ${ROUNDS} rounds of ${ROUND_SECONDS} s (range); obs cost paired by round\n`,
-    tableLine(['request', 'off req/s', 'on req/s', 'obs cost, req/s', 'off CPU µs', 'on CPU µs', 'obs cost, CPU'], 22, 22),
-  ];
-  try {
-    const apps = pair.apps.map((app) => ({ ...app, child: pair.child }));
-    for (const { name, request } of REQUESTS) {
+const countObservability = (engine: Engine) =>
+  pairTable(
+    engine,
+    true,
+    `main-thread instructions per request (thousands), ${COUNT_REQUESTS} requests one after the other, median of ${COUNT_ROUNDS} rounds (range)`,
+    ['API obs off', 'API obs on', 'obs cost', 'obs cost, all threads'],
+    async (pair, request, name) => {
+      const rounds = await interleaved(pair.apps, COUNT_ROUNDS, (app) =>
+        instructionsDuring(pair.child, () => requestsInTurn(app.url, withToken(app, request), COUNT_REQUESTS), `${engine}/pair/${app.name}/${name}`),
+      );
+      const [off, on] = rounds as [Instructions[], Instructions[]];
+      return [
+        ...rounds.map((series) => formatSpread(spreadOf(series.map((count) => count.main / 1000)), 0)),
+        pairedPercent(on, off, (x, y) => x.main / y.main - 1, 1),
+        pairedPercent(on, off, (x, y) => x.all / y.all - 1, 1),
+      ];
+    },
+    async (pair) => {
+      // Turns of a few hundred requests, so both apps' requests shape the shared code alike.
+      for (const { request } of REQUESTS) {
+        for (let done = 0; done < COUNT_WARM_UP; done += 500) for (const app of pair.apps) await requestsInTurn(app.url, withToken(app, request), 500);
+      }
+      startCounting(pair.child);
+    },
+  );
+
+/** Observability's cost timed with both apps in one process: rounds in turn under load, the process's main-thread CPU read around each. */
+const timeObservability = (engine: Engine) =>
+  pairTable(
+    engine,
+    false,
+    `median of ${ROUNDS} rounds of ${ROUND_SECONDS} s (range)`,
+    ['off req/s', 'on req/s', 'obs cost, req/s', 'off CPU µs', 'on CPU µs', 'obs cost, CPU'],
+    async (pair, request) => {
+      const apps = pair.apps.map((app) => ({ ...app, child: pair.child }));
       for (const app of apps) await load(app, request, 1);
       const [off, on] = (await interleaved(apps, ROUNDS, (app) => measure(app, request, ROUND_SECONDS))) as [Measured[], Measured[]];
-      const cost = (pick: (m: Measured) => number, f: (on: number, off: number) => number) => `${formatSpread(spreadOf(on.map((m, i) => f(pick(m), pick(off[i]!)))), 1, 100)}%`;
       const series = (of: Measured[], pick: (m: Measured) => number) => formatSpread(spreadOf(of.map(pick)), 0);
       const rps = (m: Measured) => m.requestsPerSecond;
       const cpu = (m: Measured) => m.mainCpuPerRequest;
-      const line = tableLine(
-        [name, series(off, rps), series(on, rps), cost(rps, (a, b) => 1 - a / b), series(off, cpu), series(on, cpu), cost(cpu, (a, b) => a / b - 1)],
-        22,
-        22,
-      );
-      out.push(line);
-      process.stderr.write(`${engine} pair ${line}`);
-    }
-  } finally {
-    await pair.stop();
-  }
-  return out.join('');
-}
+      return [
+        series(off, rps),
+        series(on, rps),
+        pairedPercent(on, off, (a, b) => 1 - rps(a) / rps(b), 1),
+        series(off, cpu),
+        series(on, cpu),
+        pairedPercent(on, off, (a, b) => cpu(a) / cpu(b) - 1, 1),
+      ];
+    },
+  );
 
 type Measured = Awaited<ReturnType<typeof measure>>;
 

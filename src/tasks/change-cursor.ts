@@ -68,7 +68,9 @@ export function createChangeCursors(key: Buffer, issuedKept = ISSUED_KEPT): Chan
       if (bytes.length <= MAC_BYTES || bytes.toString('base64url') !== text) throw notACursor();
       const payload = bytes.subarray(0, bytes.length - MAC_BYTES);
       if (!sameBytes(bytes.subarray(payload.length), mac(accountId, payload))) throw notACursor();
-      return cursorOf(payload) ?? throwNotACursor();
+      const cursor = cursorOf(payload);
+      if (cursor === undefined) throw notACursor();
+      return cursor;
     },
   };
 }
@@ -158,9 +160,6 @@ function sameBytes(given: Buffer, expected: Buffer): boolean {
 }
 
 const notACursor = () => errors.validation([{ path: '/query/cursor', message: 'is not a cursor a page of this feed issued' }]);
-const throwNotACursor = (): never => {
-  throw notACursor();
-};
 
 function parseJson(text: string): unknown {
   try {
