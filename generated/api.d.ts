@@ -244,7 +244,7 @@ export interface paths {
         };
         /**
          * Changes since a cursor (the change feed)
-         * @description Keeps a mirror of the account's tasks in sync, deletions included (decisions §15). Without
+         * @description Keeps a mirror of the account's tasks in sync, deletions included. Without
          *     `cursor` it starts from the beginning: every stored task as an `upserted` change (an initial
          *     sync). With the `nextCursor` of an earlier answer it lists every change committed since, in
          *     commit order: `upserted` with the task's latest state, or `deleted` with the task's id. A task
@@ -340,9 +340,9 @@ export interface paths {
         put?: never;
         /**
          * Connect (or re-authorise) an external account
-         * @description Verifies the credentials with the provider. The same external account already connected → 200 and
+         * @description Verifies the credentials with the provider. The same external account already connected -> 200 and
          *     its credentials are replaced (always allowed, also at the cap). A new one below
-         *     `CONNECTOR_ACCOUNTS_MAX_PER_TYPE` → 201; beyond it 403 `QUOTA_EXCEEDED` (exact under concurrency).
+         *     `CONNECTOR_ACCOUNTS_MAX_PER_TYPE` -> 201; beyond it 403 `QUOTA_EXCEEDED` (exact under concurrency).
          *     `github` takes `{ token, baseUrl? }`; `ical` takes `{ url }` (`webcal://` means https).
          *     Scope `connectors:write`.
          *
@@ -703,7 +703,7 @@ export interface paths {
         put?: never;
         /**
          * The MCP server (Streamable HTTP, stateless)
-         * @description A Model Context Protocol server (decisions §11) on the official SDK: one JSON-RPC message per POST,
+         * @description A Model Context Protocol server on the official SDK: one JSON-RPC message per POST,
          *     answered with one JSON body (`Accept` must list `application/json` and `text/event-stream`), no
          *     session (`Mcp-Session-Id` is neither given nor needed; `GET` and `DELETE /mcp` answer 405 with
          *     `Allow: POST`, as the transport prescribes for a stateless server). Protocol revision `2025-11-25`, older ones
@@ -807,9 +807,9 @@ export interface paths {
          *     `POST /oauth/authorize`, carrying a CSRF token bound to these parameters and to a cookie set
          *     here (`oauth_csrf`, HttpOnly, SameSite=Strict, 10 minutes).
          *
-         *     The parameters are checked here rather than by the schema, in this order (RFC 6749 §4.1.2.1):
+         *     The parameters are checked here rather than by the schema, in this order (RFC 6749 section 4.1.2.1):
          *     - an unknown `client_id`, or a `redirect_uri` that is missing or not registered for it (exact
-         *       match; for loopback URIs any port, RFC 8252 §7.3), answers 400 with an HTML error page and
+         *       match; for loopback URIs any port, RFC 8252 section 7.3), answers 400 with an HTML error page and
          *       never redirects;
          *     - every other problem redirects (302) to the `redirect_uri` with `error` (`invalid_request`,
          *       `unsupported_response_type`, `invalid_scope`, `invalid_target`), `error_description`, `state` and `iss`:
@@ -875,12 +875,12 @@ export interface paths {
          *     a rotated one again revokes its whole family, except within `REFRESH_REUSE_INTERVAL_SECONDS` of
          *     its rotation, when it gets a new pair of the same grant (see `POST /auth/refresh` for the trade-off).
          *
-         *     `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4, for clients allowed it: `taskctl`):
+         *     `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 section 3.4, for clients allowed it: `taskctl`):
          *     `device_code` and `client_id`. Until the person decides, 400 `authorization_pending`; polling
          *     faster than `interval` seconds, 400 `slow_down` (and the interval grows by 5 s); denied,
          *     `access_denied`; past its 600 s, `expired_token`; a used or unknown code, `invalid_grant`.
          *
-         *     Errors are RFC 6749 §5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
+         *     Errors are RFC 6749 section 5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
          *     a form that does not match the schema is `invalid_request`. Spends the strict sign-in budget of this
          *     endpoint (by client IP); its 429s use the common error body.
          */
@@ -905,7 +905,7 @@ export interface paths {
          * @description A refresh token revokes its whole family; an access token revokes the family it was issued with
          *     (the access token itself stays valid until its `exp`, at most `JWT_ACCESS_EXPIRES` seconds).
          *     When `client_id` is given, only tokens issued to that client are revoked. Unknown, expired or
-         *     already revoked tokens answer 200 as well (RFC 7009 §2.2); a missing `token` is 400
+         *     already revoked tokens answer 200 as well (RFC 7009 section 2.2); a missing `token` is 400
          *     `invalid_request`.
          */
         post: operations["revokeOAuthToken"];
@@ -2113,7 +2113,7 @@ export interface components {
             grant_types?: ("authorization_code" | "refresh_token")[];
             /** @description `code` only (the default). */
             response_types?: "code"[];
-            /** @description Space-separated (RFC 6749 §3.3) names of the scopes, at least one. */
+            /** @description Space-separated (RFC 6749 section 3.3) names of the scopes, at least one. */
             scope?: string;
             /**
              * @description `native` (redirect URIs on loopback http or a private-use scheme) or `web` (https redirect URIs). When absent, what the redirect URIs say.
@@ -2154,7 +2154,7 @@ export interface components {
             application_type?: "native" | "web";
         };
         /**
-         * @description RFC 6749 §4.1.3 and §6. The schema states what every refusal of it shares (`invalid_request`); the
+         * @description RFC 6749 section 4.1.3 and section 6. The schema states what every refusal of it shares (`invalid_request`); the
          *     values with an error code of their own (`unsupported_grant_type`, `invalid_scope`, `invalid_target`,
          *     `invalid_grant`, `invalid_client`) are checked by the server.
          * @example {
@@ -2213,7 +2213,7 @@ export interface components {
         OAuthRevokeRequest: {
             /** @description A refresh or access token. */
             token: string;
-            /** @description `access_token` or `refresh_token`; optional, and any value is only a hint (RFC 7009 §2.1): the token is looked up either way. */
+            /** @description `access_token` or `refresh_token`; optional, and any value is only a hint (RFC 7009 section 2.1): the token is looked up either way. */
             token_type_hint?: string;
             client_id?: string;
         };
@@ -2259,9 +2259,9 @@ export interface components {
             resource?: string;
         };
         /**
-         * @description RFC 8628 §3.1. The schema states what every refusal of it shares (`invalid_request`); which client
+         * @description RFC 8628 section 3.1. The schema states what every refusal of it shares (`invalid_request`); which client
          *     may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets (`invalid_scope`, RFC 6749
-         *     §5.2, also for a malformed scope) are checked by the server.
+         *     section 5.2, also for a malformed scope) are checked by the server.
          * @example {
          *       "client_id": "taskctl",
          *       "scope": "tasks:read tasks:write"
@@ -2270,7 +2270,7 @@ export interface components {
         DeviceAuthorizationRequest: {
             /** @description `taskctl`. */
             client_id: string;
-            /** @description Space-separated scope names (RFC 6749 §3.3). */
+            /** @description Space-separated scope names (RFC 6749 section 3.3). */
             scope?: string;
         };
         /**
@@ -2830,7 +2830,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description An OAuth protocol error (RFC 6749 §5.2, RFC 7591 §3.2.2). */
+        /** @description An OAuth protocol error (RFC 6749 section 5.2, RFC 7591 section 3.2.2). */
         OAuthError: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2878,7 +2878,7 @@ export interface components {
             };
         };
         /**
-         * @description An OAuth protocol error (RFC 6749 §5.2, RFC 8628 §3.5). A form that does not match the schema
+         * @description An OAuth protocol error (RFC 6749 section 5.2, RFC 8628 section 3.5). A form that does not match the schema
          *     (malformed, a NUL character, a field too long) is `invalid_request` too.
          */
         OAuthRequestError: {
@@ -2907,7 +2907,7 @@ export interface components {
             };
         };
         /**
-         * @description Refused metadata (RFC 7591 §3.2.2: `invalid_redirect_uri`, `invalid_client_metadata`). A body that
+         * @description Refused metadata (RFC 7591 section 3.2.2: `invalid_redirect_uri`, `invalid_client_metadata`). A body that
          *     is not JSON, or not an object of the documented field types, is `invalid_client_metadata` too.
          */
         OAuthRegistrationError: {
@@ -2958,7 +2958,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
+                /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
                 "text/html": string;
                 "application/json": components["schemas"]["Error"];
             };
@@ -3030,7 +3030,7 @@ export interface components {
          * @example "3"
          */
         ETag: string;
-        /** @description On every 401: `Bearer error="invalid_token", resource_metadata="…"` (RFC 6750, RFC 9728) when the bearer token sent is malformed, unknown, expired or for another resource (RFC 8707); `Bearer resource_metadata="…"` when no credentials were sent (RFC 6750 §3.1) or the password or refresh token was the problem. The metadata is `/.well-known/oauth-protected-resource`, or `/.well-known/oauth-protected-resource/mcp` for `/mcp`. On a 403 `INSUFFICIENT_SCOPE`: `Bearer error="insufficient_scope", scope="…", resource_metadata="…"`, naming the scope to ask for. */
+        /** @description On every 401: `Bearer error="invalid_token", resource_metadata="..."` (RFC 6750, RFC 9728) when the bearer token sent is malformed, unknown, expired or for another resource (RFC 8707); `Bearer resource_metadata="..."` when no credentials were sent (RFC 6750 section 3.1) or the password or refresh token was the problem. The metadata is `/.well-known/oauth-protected-resource`, or `/.well-known/oauth-protected-resource/mcp` for `/mcp`. On a 403 `INSUFFICIENT_SCOPE`: `Bearer error="insufficient_scope", scope="...", resource_metadata="..."`, naming the scope to ask for. */
         "WWW-Authenticate": string;
         /** @description The OAuth pages' policy: nothing loads but their own inline style; forms post only to this server and the client's redirect URI; no framing. */
         "Content-Security-Policy": string;
@@ -5083,7 +5083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -5134,7 +5134,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -5176,7 +5176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
                     "text/html": string;
                     "application/json": components["schemas"]["Error"];
                 };
@@ -5240,7 +5240,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Revoked, or the token was unknown (RFC 7009 §2.2). */
+            /** @description Revoked, or the token was unknown (RFC 7009 section 2.2). */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -5334,7 +5334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -5371,7 +5371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -5400,7 +5400,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
                     "text/html": string;
                     "application/json": components["schemas"]["Error"];
                 };
@@ -5657,7 +5657,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -5690,7 +5690,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example /*! Redoc standalone bundle *\/ … */
+                    /** @example /*! Redoc standalone bundle *\/ ... */
                     "text/javascript": string;
                 };
             };
@@ -5723,7 +5723,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <svg xmlns="http://www.w3.org/2000/svg" width="160" height="40">…</svg> */
+                    /** @example <svg xmlns="http://www.w3.org/2000/svg" width="160" height="40">...</svg> */
                     "image/svg+xml": string;
                 };
             };
@@ -5782,7 +5782,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5811,7 +5811,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5840,7 +5840,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5869,7 +5869,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5898,7 +5898,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5927,7 +5927,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5956,7 +5956,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -83,7 +83,7 @@ describe("the app's one handler, without Express's router", () => {
       seen = {
         app: req.app === app && res.app === app,
         links: req.res === res && res.req === req,
-        locals: Object.getPrototypeOf(Object.getPrototypeOf(res.locals)),
+        locals: Object.getPrototypeOf(res.locals),
         inherited: 'constructor' in res.locals || 'toString' in res.locals,
         baseUrl: req.baseUrl,
         originalUrl: req.originalUrl,

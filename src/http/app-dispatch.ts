@@ -1,6 +1,5 @@
 import finalhandler from 'finalhandler';
 import type { Express, Request, RequestHandler, Response } from 'express';
-import { bareRecords } from '../platform/bare-records.js';
 import type { Logger } from '../platform/logger.js';
 
 /**
@@ -31,7 +30,7 @@ export function dispatchOnly(app: Express, handler: RequestHandler, logger: Logg
     // A server built with the app's own classes (http/message-classes.ts) made them with these prototypes already.
     if (Object.getPrototypeOf(req) !== request) Object.setPrototypeOf(req, request);
     if (Object.getPrototypeOf(res) !== response) Object.setPrototypeOf(res, response);
-    res.locals ??= new Locals();
+    res.locals ??= Object.create(null) as Record<string, unknown>;
     req.baseUrl = '';
     req.originalUrl ??= req.url;
     const done = callback ?? ((err?: unknown) => finalhandler(req, res, { env, onerror })(err));
@@ -49,9 +48,6 @@ export function dispatchOnly(app: Express, handler: RequestHandler, logger: Logg
 }
 
 type Handle = (req: Request, res: Response, callback?: (err?: unknown) => void) => void;
-
-/** `res.locals` with no inherited names, as Express's `Object.create(null)`, in V8's fast mode. */
-const Locals = bareRecords<unknown>();
 
 /** A URL that parseurl takes apart with `url.parse` rather than its own loop (parseurl/index.js `fastparse`). */
 const PARSED_THE_LONG_WAY = /[\t\n\f\r #\u00a0\ufeff]/;

@@ -13,13 +13,13 @@ T = TypeVar("T", bound="DeviceAuthorizationRequest")
 
 @_attrs_define
 class DeviceAuthorizationRequest:
-    """RFC 8628 §3.1. The schema states what every refusal of it shares (`invalid_request`); which client
+    """RFC 8628 section 3.1. The schema states what every refusal of it shares (`invalid_request`); which client
     may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets (`invalid_scope`, RFC 6749
-    §5.2, also for a malformed scope) are checked by the server.
+    section 5.2, also for a malformed scope) are checked by the server.
 
         Attributes:
             client_id (str): `taskctl`.
-            scope (str | Unset): Space-separated scope names (RFC 6749 §3.3).
+            scope (str | Unset): Space-separated scope names (RFC 6749 section 3.3).
     """
 
     client_id: str

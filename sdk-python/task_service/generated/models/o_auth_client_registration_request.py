@@ -36,7 +36,7 @@ class OAuthClientRegistrationRequest:
             grant_types (list[OAuthClientRegistrationRequestGrantTypesItem] | Unset): `authorization_code`, and
                 `refresh_token` (both, the default).
             response_types (list[OAuthClientRegistrationRequestResponseTypesItem] | Unset): `code` only (the default).
-            scope (str | Unset): Space-separated (RFC 6749 §3.3) names of the scopes, at least one.
+            scope (str | Unset): Space-separated (RFC 6749 section 3.3) names of the scopes, at least one.
             application_type (OAuthClientRegistrationRequestApplicationType | Unset): `native` (redirect URIs on loopback
                 http or a private-use scheme) or `web` (https redirect URIs). When absent, what the redirect URIs say.
     """

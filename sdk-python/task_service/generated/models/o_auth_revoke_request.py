@@ -17,7 +17,7 @@ class OAuthRevokeRequest:
     Attributes:
         token (str): A refresh or access token.
         token_type_hint (str | Unset): `access_token` or `refresh_token`; optional, and any value is only a hint (RFC
-            7009 §2.1): the token is looked up either way.
+            7009 section 2.1): the token is looked up either way.
         client_id (str | Unset):
     """
 

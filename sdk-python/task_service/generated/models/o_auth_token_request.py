@@ -13,7 +13,7 @@ T = TypeVar("T", bound="OAuthTokenRequest")
 
 @_attrs_define
 class OAuthTokenRequest:
-    """RFC 6749 §4.1.3 and §6. The schema states what every refusal of it shares (`invalid_request`); the
+    """RFC 6749 section 4.1.3 and section 6. The schema states what every refusal of it shares (`invalid_request`); the
     values with an error code of their own (`unsupported_grant_type`, `invalid_scope`, `invalid_target`,
     `invalid_grant`, `invalid_client`) are checked by the server.
 

@@ -132,9 +132,9 @@ def sync_detailed(
 ) -> Response[ConnectorAccount | Error]:
     """Connect (or re-authorise) an external account
 
-     Verifies the credentials with the provider. The same external account already connected → 200 and
+     Verifies the credentials with the provider. The same external account already connected -> 200 and
     its credentials are replaced (always allowed, also at the cap). A new one below
-    `CONNECTOR_ACCOUNTS_MAX_PER_TYPE` → 201; beyond it 403 `QUOTA_EXCEEDED` (exact under concurrency).
+    `CONNECTOR_ACCOUNTS_MAX_PER_TYPE` -> 201; beyond it 403 `QUOTA_EXCEEDED` (exact under concurrency).
     `github` takes `{ token, baseUrl? }`; `ical` takes `{ url }` (`webcal://` means https).
     Scope `connectors:write`.
 
@@ -184,9 +184,9 @@ def sync(
 ) -> ConnectorAccount | Error | None:
     """Connect (or re-authorise) an external account
 
-     Verifies the credentials with the provider. The same external account already connected → 200 and
+     Verifies the credentials with the provider. The same external account already connected -> 200 and
     its credentials are replaced (always allowed, also at the cap). A new one below
-    `CONNECTOR_ACCOUNTS_MAX_PER_TYPE` → 201; beyond it 403 `QUOTA_EXCEEDED` (exact under concurrency).
+    `CONNECTOR_ACCOUNTS_MAX_PER_TYPE` -> 201; beyond it 403 `QUOTA_EXCEEDED` (exact under concurrency).
     `github` takes `{ token, baseUrl? }`; `ical` takes `{ url }` (`webcal://` means https).
     Scope `connectors:write`.
 
@@ -231,9 +231,9 @@ async def asyncio_detailed(
 ) -> Response[ConnectorAccount | Error]:
     """Connect (or re-authorise) an external account
 
-     Verifies the credentials with the provider. The same external account already connected → 200 and
+     Verifies the credentials with the provider. The same external account already connected -> 200 and
     its credentials are replaced (always allowed, also at the cap). A new one below
-    `CONNECTOR_ACCOUNTS_MAX_PER_TYPE` → 201; beyond it 403 `QUOTA_EXCEEDED` (exact under concurrency).
+    `CONNECTOR_ACCOUNTS_MAX_PER_TYPE` -> 201; beyond it 403 `QUOTA_EXCEEDED` (exact under concurrency).
     `github` takes `{ token, baseUrl? }`; `ical` takes `{ url }` (`webcal://` means https).
     Scope `connectors:write`.
 
@@ -281,9 +281,9 @@ async def asyncio(
 ) -> ConnectorAccount | Error | None:
     """Connect (or re-authorise) an external account
 
-     Verifies the credentials with the provider. The same external account already connected → 200 and
+     Verifies the credentials with the provider. The same external account already connected -> 200 and
     its credentials are replaced (always allowed, also at the cap). A new one below
-    `CONNECTOR_ACCOUNTS_MAX_PER_TYPE` → 201; beyond it 403 `QUOTA_EXCEEDED` (exact under concurrency).
+    `CONNECTOR_ACCOUNTS_MAX_PER_TYPE` -> 201; beyond it 403 `QUOTA_EXCEEDED` (exact under concurrency).
     `github` takes `{ token, baseUrl? }`; `ical` takes `{ url }` (`webcal://` means https).
     Scope `connectors:write`.
 

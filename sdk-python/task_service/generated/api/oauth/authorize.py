@@ -120,9 +120,9 @@ def sync_detailed(
     `POST /oauth/authorize`, carrying a CSRF token bound to these parameters and to a cookie set
     here (`oauth_csrf`, HttpOnly, SameSite=Strict, 10 minutes).
 
-    The parameters are checked here rather than by the schema, in this order (RFC 6749 §4.1.2.1):
+    The parameters are checked here rather than by the schema, in this order (RFC 6749 section 4.1.2.1):
     - an unknown `client_id`, or a `redirect_uri` that is missing or not registered for it (exact
-      match; for loopback URIs any port, RFC 8252 §7.3), answers 400 with an HTML error page and
+      match; for loopback URIs any port, RFC 8252 section 7.3), answers 400 with an HTML error page and
       never redirects;
     - every other problem redirects (302) to the `redirect_uri` with `error` (`invalid_request`,
       `unsupported_response_type`, `invalid_scope`, `invalid_target`), `error_description`, `state` and
@@ -196,9 +196,9 @@ def sync(
     `POST /oauth/authorize`, carrying a CSRF token bound to these parameters and to a cookie set
     here (`oauth_csrf`, HttpOnly, SameSite=Strict, 10 minutes).
 
-    The parameters are checked here rather than by the schema, in this order (RFC 6749 §4.1.2.1):
+    The parameters are checked here rather than by the schema, in this order (RFC 6749 section 4.1.2.1):
     - an unknown `client_id`, or a `redirect_uri` that is missing or not registered for it (exact
-      match; for loopback URIs any port, RFC 8252 §7.3), answers 400 with an HTML error page and
+      match; for loopback URIs any port, RFC 8252 section 7.3), answers 400 with an HTML error page and
       never redirects;
     - every other problem redirects (302) to the `redirect_uri` with `error` (`invalid_request`,
       `unsupported_response_type`, `invalid_scope`, `invalid_target`), `error_description`, `state` and
@@ -267,9 +267,9 @@ async def asyncio_detailed(
     `POST /oauth/authorize`, carrying a CSRF token bound to these parameters and to a cookie set
     here (`oauth_csrf`, HttpOnly, SameSite=Strict, 10 minutes).
 
-    The parameters are checked here rather than by the schema, in this order (RFC 6749 §4.1.2.1):
+    The parameters are checked here rather than by the schema, in this order (RFC 6749 section 4.1.2.1):
     - an unknown `client_id`, or a `redirect_uri` that is missing or not registered for it (exact
-      match; for loopback URIs any port, RFC 8252 §7.3), answers 400 with an HTML error page and
+      match; for loopback URIs any port, RFC 8252 section 7.3), answers 400 with an HTML error page and
       never redirects;
     - every other problem redirects (302) to the `redirect_uri` with `error` (`invalid_request`,
       `unsupported_response_type`, `invalid_scope`, `invalid_target`), `error_description`, `state` and
@@ -341,9 +341,9 @@ async def asyncio(
     `POST /oauth/authorize`, carrying a CSRF token bound to these parameters and to a cookie set
     here (`oauth_csrf`, HttpOnly, SameSite=Strict, 10 minutes).
 
-    The parameters are checked here rather than by the schema, in this order (RFC 6749 §4.1.2.1):
+    The parameters are checked here rather than by the schema, in this order (RFC 6749 section 4.1.2.1):
     - an unknown `client_id`, or a `redirect_uri` that is missing or not registered for it (exact
-      match; for loopback URIs any port, RFC 8252 §7.3), answers 400 with an HTML error page and
+      match; for loopback URIs any port, RFC 8252 section 7.3), answers 400 with an HTML error page and
       never redirects;
     - every other problem redirects (302) to the `redirect_uri` with `error` (`invalid_request`,
       `unsupported_response_type`, `invalid_scope`, `invalid_target`), `error_description`, `state` and

@@ -114,18 +114,20 @@ def sync_detailed(
     its rotation, when it gets a new pair of the same grant (see `POST /auth/refresh` for the trade-
     off).
 
-    `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4, for clients allowed it: `taskctl`):
+    `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 section 3.4, for clients allowed it:
+    `taskctl`):
     `device_code` and `client_id`. Until the person decides, 400 `authorization_pending`; polling
     faster than `interval` seconds, 400 `slow_down` (and the interval grows by 5 s); denied,
     `access_denied`; past its 600 s, `expired_token`; a used or unknown code, `invalid_grant`.
 
-    Errors are RFC 6749 §5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
+    Errors are RFC 6749 section 5.2 bodies (`error`, `error_description`), 400 except `invalid_client`
+    (401);
     a form that does not match the schema is `invalid_request`. Spends the strict sign-in budget of this
     endpoint (by client IP); its 429s use the common error body.
 
     Args:
-        body (OAuthTokenRequest): RFC 6749 §4.1.3 and §6. The schema states what every refusal of
-            it shares (`invalid_request`); the
+        body (OAuthTokenRequest): RFC 6749 section 4.1.3 and section 6. The schema states what
+            every refusal of it shares (`invalid_request`); the
             values with an error code of their own (`unsupported_grant_type`, `invalid_scope`,
             `invalid_target`,
             `invalid_grant`, `invalid_client`) are checked by the server.
@@ -173,18 +175,20 @@ def sync(
     its rotation, when it gets a new pair of the same grant (see `POST /auth/refresh` for the trade-
     off).
 
-    `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4, for clients allowed it: `taskctl`):
+    `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 section 3.4, for clients allowed it:
+    `taskctl`):
     `device_code` and `client_id`. Until the person decides, 400 `authorization_pending`; polling
     faster than `interval` seconds, 400 `slow_down` (and the interval grows by 5 s); denied,
     `access_denied`; past its 600 s, `expired_token`; a used or unknown code, `invalid_grant`.
 
-    Errors are RFC 6749 §5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
+    Errors are RFC 6749 section 5.2 bodies (`error`, `error_description`), 400 except `invalid_client`
+    (401);
     a form that does not match the schema is `invalid_request`. Spends the strict sign-in budget of this
     endpoint (by client IP); its 429s use the common error body.
 
     Args:
-        body (OAuthTokenRequest): RFC 6749 §4.1.3 and §6. The schema states what every refusal of
-            it shares (`invalid_request`); the
+        body (OAuthTokenRequest): RFC 6749 section 4.1.3 and section 6. The schema states what
+            every refusal of it shares (`invalid_request`); the
             values with an error code of their own (`unsupported_grant_type`, `invalid_scope`,
             `invalid_target`,
             `invalid_grant`, `invalid_client`) are checked by the server.
@@ -227,18 +231,20 @@ async def asyncio_detailed(
     its rotation, when it gets a new pair of the same grant (see `POST /auth/refresh` for the trade-
     off).
 
-    `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4, for clients allowed it: `taskctl`):
+    `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 section 3.4, for clients allowed it:
+    `taskctl`):
     `device_code` and `client_id`. Until the person decides, 400 `authorization_pending`; polling
     faster than `interval` seconds, 400 `slow_down` (and the interval grows by 5 s); denied,
     `access_denied`; past its 600 s, `expired_token`; a used or unknown code, `invalid_grant`.
 
-    Errors are RFC 6749 §5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
+    Errors are RFC 6749 section 5.2 bodies (`error`, `error_description`), 400 except `invalid_client`
+    (401);
     a form that does not match the schema is `invalid_request`. Spends the strict sign-in budget of this
     endpoint (by client IP); its 429s use the common error body.
 
     Args:
-        body (OAuthTokenRequest): RFC 6749 §4.1.3 and §6. The schema states what every refusal of
-            it shares (`invalid_request`); the
+        body (OAuthTokenRequest): RFC 6749 section 4.1.3 and section 6. The schema states what
+            every refusal of it shares (`invalid_request`); the
             values with an error code of their own (`unsupported_grant_type`, `invalid_scope`,
             `invalid_target`,
             `invalid_grant`, `invalid_client`) are checked by the server.
@@ -284,18 +290,20 @@ async def asyncio(
     its rotation, when it gets a new pair of the same grant (see `POST /auth/refresh` for the trade-
     off).
 
-    `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4, for clients allowed it: `taskctl`):
+    `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 section 3.4, for clients allowed it:
+    `taskctl`):
     `device_code` and `client_id`. Until the person decides, 400 `authorization_pending`; polling
     faster than `interval` seconds, 400 `slow_down` (and the interval grows by 5 s); denied,
     `access_denied`; past its 600 s, `expired_token`; a used or unknown code, `invalid_grant`.
 
-    Errors are RFC 6749 §5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
+    Errors are RFC 6749 section 5.2 bodies (`error`, `error_description`), 400 except `invalid_client`
+    (401);
     a form that does not match the schema is `invalid_request`. Spends the strict sign-in budget of this
     endpoint (by client IP); its 429s use the common error body.
 
     Args:
-        body (OAuthTokenRequest): RFC 6749 §4.1.3 and §6. The schema states what every refusal of
-            it shares (`invalid_request`); the
+        body (OAuthTokenRequest): RFC 6749 section 4.1.3 and section 6. The schema states what
+            every refusal of it shares (`invalid_request`); the
             values with an error code of their own (`unsupported_grant_type`, `invalid_scope`,
             `invalid_target`,
             `invalid_grant`, `invalid_client`) are checked by the server.

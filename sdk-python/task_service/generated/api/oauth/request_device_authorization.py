@@ -110,11 +110,11 @@ def sync_detailed(
     IP).
 
     Args:
-        body (DeviceAuthorizationRequest): RFC 8628 §3.1. The schema states what every refusal of
-            it shares (`invalid_request`); which client
+        body (DeviceAuthorizationRequest): RFC 8628 section 3.1. The schema states what every
+            refusal of it shares (`invalid_request`); which client
             may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets
             (`invalid_scope`, RFC 6749
-            §5.2, also for a malformed scope) are checked by the server.
+            section 5.2, also for a malformed scope) are checked by the server.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -155,11 +155,11 @@ def sync(
     IP).
 
     Args:
-        body (DeviceAuthorizationRequest): RFC 8628 §3.1. The schema states what every refusal of
-            it shares (`invalid_request`); which client
+        body (DeviceAuthorizationRequest): RFC 8628 section 3.1. The schema states what every
+            refusal of it shares (`invalid_request`); which client
             may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets
             (`invalid_scope`, RFC 6749
-            §5.2, also for a malformed scope) are checked by the server.
+            section 5.2, also for a malformed scope) are checked by the server.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -195,11 +195,11 @@ async def asyncio_detailed(
     IP).
 
     Args:
-        body (DeviceAuthorizationRequest): RFC 8628 §3.1. The schema states what every refusal of
-            it shares (`invalid_request`); which client
+        body (DeviceAuthorizationRequest): RFC 8628 section 3.1. The schema states what every
+            refusal of it shares (`invalid_request`); which client
             may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets
             (`invalid_scope`, RFC 6749
-            §5.2, also for a malformed scope) are checked by the server.
+            section 5.2, also for a malformed scope) are checked by the server.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -238,11 +238,11 @@ async def asyncio(
     IP).
 
     Args:
-        body (DeviceAuthorizationRequest): RFC 8628 §3.1. The schema states what every refusal of
-            it shares (`invalid_request`); which client
+        body (DeviceAuthorizationRequest): RFC 8628 section 3.1. The schema states what every
+            refusal of it shares (`invalid_request`); which client
             may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets
             (`invalid_scope`, RFC 6749
-            §5.2, also for a malformed scope) are checked by the server.
+            section 5.2, also for a malformed scope) are checked by the server.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -93,7 +93,7 @@ def sync_detailed(
      A refresh token revokes its whole family; an access token revokes the family it was issued with
     (the access token itself stays valid until its `exp`, at most `JWT_ACCESS_EXPIRES` seconds).
     When `client_id` is given, only tokens issued to that client are revoked. Unknown, expired or
-    already revoked tokens answer 200 as well (RFC 7009 §2.2); a missing `token` is 400
+    already revoked tokens answer 200 as well (RFC 7009 section 2.2); a missing `token` is 400
     `invalid_request`.
 
     Args:
@@ -128,7 +128,7 @@ def sync(
      A refresh token revokes its whole family; an access token revokes the family it was issued with
     (the access token itself stays valid until its `exp`, at most `JWT_ACCESS_EXPIRES` seconds).
     When `client_id` is given, only tokens issued to that client are revoked. Unknown, expired or
-    already revoked tokens answer 200 as well (RFC 7009 §2.2); a missing `token` is 400
+    already revoked tokens answer 200 as well (RFC 7009 section 2.2); a missing `token` is 400
     `invalid_request`.
 
     Args:
@@ -158,7 +158,7 @@ async def asyncio_detailed(
      A refresh token revokes its whole family; an access token revokes the family it was issued with
     (the access token itself stays valid until its `exp`, at most `JWT_ACCESS_EXPIRES` seconds).
     When `client_id` is given, only tokens issued to that client are revoked. Unknown, expired or
-    already revoked tokens answer 200 as well (RFC 7009 §2.2); a missing `token` is 400
+    already revoked tokens answer 200 as well (RFC 7009 section 2.2); a missing `token` is 400
     `invalid_request`.
 
     Args:
@@ -191,7 +191,7 @@ async def asyncio(
      A refresh token revokes its whole family; an access token revokes the family it was issued with
     (the access token itself stays valid until its `exp`, at most `JWT_ACCESS_EXPIRES` seconds).
     When `client_id` is given, only tokens issued to that client are revoked. Unknown, expired or
-    already revoked tokens answer 200 as well (RFC 7009 §2.2); a missing `token` is 400
+    already revoked tokens answer 200 as well (RFC 7009 section 2.2); a missing `token` is 400
     `invalid_request`.
 
     Args:
