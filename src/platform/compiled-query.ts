@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { PostgresRun } from './pg-run.js';
+import type pg from 'pg';
+import { runNamed, type NamedStatement } from './pg-run.js';
 import { idleSqliteConnection } from './sqlite-connection.js';
 import { Transaction } from './transaction.js';
 
@@ -96,8 +97,8 @@ type Dialect = 'pg' | 'better-sqlite3';
 interface Compiled {
   dialect: Dialect;
   sql: string;
-  /** pg's statement name: the same text, the same name, on every connection. */
-  name: string;
+  /** pg's named statement: the same text, the same name, on every connection. */
+  named: NamedStatement;
   values: (params: readonly unknown[]) => unknown[];
 }
 
@@ -121,7 +122,7 @@ function compile(native: { sql: string; bindings: readonly unknown[] }, dialect:
   return {
     dialect,
     sql,
-    name: `cq_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`,
+    named: { name: `cq_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`, text: sql },
     values: (params) => slots.map((slot) => toDriver(slot.index === undefined ? slot.constant : params[slot.index])),
   };
 }
@@ -143,7 +144,7 @@ function toSqliteValue(value: unknown): unknown {
 }
 
 function runOn(connection: unknown, query: Compiled, values: unknown[], mode: Mode): unknown {
-  return query.dialect === 'pg' ? runOnPostgres(connection as PgConnection, query, values, mode) : runOnSqlite(connection as SqliteConnection, query, values, mode);
+  return query.dialect === 'pg' ? runOnPostgres(connection as pg.ClientBase, query, values, mode) : runOnSqlite(connection as SqliteConnection, query, values, mode);
 }
 
 interface SqliteStatement {
@@ -204,18 +205,8 @@ function runOnSqlite(connection: SqliteConnection, query: Compiled, values: unkn
   return statement.run(values, mode);
 }
 
-interface PgConnection {
-  query: (submittable: PostgresRun) => unknown;
-}
-
-function runOnPostgres(connection: PgConnection, query: Compiled, values: unknown[], mode: Mode): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    connection.query(
-      new PostgresRun(query.name, query.sql, values, (err, run) => {
-        if (err) reject(err);
-        else if (mode === 'run') resolve(run.rowCount);
-        else resolve(mode === 'first' ? run.rows[0] : run.rows);
-      }),
-    );
-  });
+async function runOnPostgres(client: pg.ClientBase, query: Compiled, values: unknown[], mode: Mode): Promise<unknown> {
+  const { rows, rowCount } = await runNamed(client, query.named, values);
+  if (mode === 'run') return rowCount;
+  return mode === 'first' ? rows[0] : rows;
 }

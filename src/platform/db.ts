@@ -14,8 +14,6 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export function createDb(database: Config['database']): Db {
   if (database.client === 'postgres') {
-    // Compiled queries run as pg submittables (src/platform/pg-run.ts): pg's pipeline mode, which refuses
-    // them, stays off.
     return knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 10 } });
   }
   if (database.filename !== ':memory:') mkdirSync(dirname(database.filename), { recursive: true });
