@@ -21,6 +21,7 @@ import { toConnectError, type ConnectorDefinition, type ConnectorTools, type Con
 import type { ConnectorChangeListener } from './connector-changes.js';
 import { toConnectorAccount } from './connectors.presenter.js';
 import type { CredentialsCipher } from './credentials-cipher.js';
+import { knexTransaction } from '../platform/transaction.js';
 
 export interface ConnectorAccountsDeps {
   config: Pick<Config, 'CONNECTOR_ACCOUNTS_MAX_PER_TYPE'>;
@@ -70,7 +71,7 @@ export function createConnectorAccountsService(deps: ConnectorAccountsDeps) {
       });
       for (let attempt = 0; attempt < 3; attempt++) {
         try {
-          return await db.transaction(async (trx) => {
+          return await knexTransaction(db, async (trx) => {
             const now = Date.now();
             const reauthorise = async (existing: ConnectorAccountRow) => {
               const sealed = cipher.seal(connection.credentials, { connectorAccountId: existing.id, type });
@@ -128,7 +129,7 @@ export function createConnectorAccountsService(deps: ConnectorAccountsDeps) {
 
     /** Deletes the account and its credentials; its tasks stay as local tasks; its place under the cap frees up. */
     async disconnect(accountId: string, id: string): Promise<void> {
-      await db.transaction(async (trx) => {
+      await knexTransaction(db, async (trx) => {
         // Tasks first: they lock the account row before anything else, as a sync batch does, so the two never deadlock.
         await deps.tasks.detachConnectorTasks(trx, { accountId, connectorAccountId: id });
         const row = await lockOwnedConnectorAccount(trx, accountId, id);

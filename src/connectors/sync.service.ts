@@ -23,6 +23,7 @@ import {
   type SyncCounters,
   type SyncJobRow,
 } from './sync-jobs.repository.js';
+import { knexTransaction } from '../platform/transaction.js';
 
 /** Items per upsert transaction: large enough to be quick, small enough not to hold the store long. */
 export const SYNC_BATCH_SIZE = 500;
@@ -60,7 +61,7 @@ export function createSyncService(deps: SyncServiceDeps) {
 
   /** Records the end of this runner's attempt and tells the listener, in one transaction; false when the job is no longer ours. */
   const finish = (jobId: string, outcome: Parameters<typeof finishJob>[3]) =>
-    db.transaction(async (trx) => {
+    knexTransaction(db, async (trx) => {
       const finished = await finishJob(trx, jobId, runnerId, outcome);
       if (finished) await deps.onConnectorChange?.(trx, { kind: 'sync-job-finished', accountId: finished.account_id, job: toSyncJob(finished) });
       return finished !== undefined;

@@ -66,7 +66,7 @@ export function compiledQuery<Params extends readonly unknown[], Row = Record<st
     const query = compiledFor(db);
     const values = query.values(params);
     const idle = query.dialect === 'better-sqlite3' ? idleSqliteConnection(db) : undefined;
-    if (idle !== undefined) return runOnSqlite(idle as SqliteConnection, query, values, mode);
+    if (idle !== undefined) return runOnSqlite(idle as unknown as SqliteConnection, query, values, mode);
     const connection = await db.client.acquireConnection();
     try {
       return await runOn(connection, query, values, mode);

@@ -27,7 +27,7 @@ export function createDb(database: Config['database']): Db {
     pool: {
       min: 1,
       max: 1,
-      afterCreate: (conn: { pragma: (sql: string) => unknown }, done: (err: Error | null, conn: unknown) => void) => {
+      afterCreate: (conn: { pragma: (sql: string) => unknown; open: boolean; inTransaction: boolean }, done: (err: Error | null, conn: unknown) => void) => {
         conn.pragma('journal_mode = WAL');
         conn.pragma('busy_timeout = 5000');
         conn.pragma('foreign_keys = ON');

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { idleSqliteConnection } from './sqlite-connection.js';
 
 /**
- * A transaction on one connection taken from knex's pool, for the hot writes (issue 28). knex makes a
+ * A transaction on one connection taken from knex's pool, for the hot writes. knex makes a
  * new transactor (a whole knex instance) for every transaction and sends BEGIN and COMMIT through its
  * query machinery, prepared again each time: 10-16% of POST /tasks on SQLite (docs/benchmarks.md).
  * Here BEGIN, COMMIT and ROLLBACK are prepared once per connection (SQLite) or sent as simple queries
@@ -11,7 +11,7 @@ import { idleSqliteConnection } from './sqlite-connection.js';
  *
  * The connection is held from BEGIN to COMMIT or ROLLBACK, as knex holds it: on SQLite, whose pool has
  * one connection (src/platform/db.ts), transactions and other statements of the process wait their turn.
- * Rare writes stay knex transactions; `AnyTransaction` is what code both kinds reach takes.
+ * Rare writes are knex transactions begun by `knexTransaction`; `AnyTransaction` is what code both kinds reach takes.
  */
 export class Transaction {
   private readonly committed: (() => void)[] = [];
@@ -61,26 +61,33 @@ export class Transaction {
     }
   }
 
-  /** @internal atOnce(): the same as `run`, synchronously, on SQLite. */
+  /**
+   * @internal transactionNow(): `work` in better-sqlite3's own transaction on the held connection: BEGIN
+   * IMMEDIATE, or a savepoint when this runs inside a transaction of ours; a throw rolls it back.
+   */
   runNow<T>(work: (trx: Transaction) => T): T {
-    const { connection } = this.held;
+    const connection = this.held.connection as SqliteConnection;
     try {
-      sqliteControl.begin(connection);
-      const result = work(this);
+      const result = transactionOf(connection).immediate(work, this);
       this.state = 'ended';
-      if (this.held.broken !== undefined) throw this.held.broken;
-      sqliteControl.commit(connection);
       runAll(this.committed);
       return result;
     } catch (error) {
       this.state = 'ended';
-      try {
-        sqliteControl.rollback(connection);
-      } catch (failure) {
-        this.held.broken ??= failure;
-        markDisposed(connection, failure);
-      }
       throw error;
+    }
+  }
+
+  /** @internal transactionNow(): `work` synchronously in a savepoint of this transaction (SQLite). */
+  nestNow<T>(work: (trx: Transaction) => T): T {
+    const connection = this.connection as SqliteConnection;
+    const nested = new Transaction(this.db, this.held, this.depth + 1);
+    try {
+      const result = transactionOf(connection).immediate(work, nested);
+      this.committed.push(...nested.committed);
+      return result;
+    } finally {
+      nested.state = 'ended';
     }
   }
 
@@ -111,9 +118,10 @@ export class Transaction {
   }
 
   /**
-   * Undoes the work; when that fails, the connection may still be in the transaction (or lost): it is
-   * marked so that knex's pool destroys it rather than hand it out again (src/platform/db.ts), and the
-   * transaction it belongs to can only roll back.
+   * Undoes the work; when that fails, the connection may still be in the transaction (or lost): on
+   * PostgreSQL it is ended, which knex's pool sees and so destroys it rather than hand it out again;
+   * the transaction it belongs to can only roll back. (SQLite's next BEGIN on it fails, and that
+   * transaction's ROLLBACK ends the one left open.)
    */
   private async rollBack(undo: () => Promise<void> | void): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
@@ -126,7 +134,7 @@ export class Transaction {
       ]);
     } catch (failure) {
       this.held.broken ??= failure;
-      markDisposed(this.held.connection, failure);
+      await this.held.control.discard(this.held.connection);
     } finally {
       clearTimeout(timer);
     }
@@ -154,28 +162,51 @@ export async function transaction<T>(db: Knex | Transaction, work: (trx: Transac
 }
 
 /**
+ * Runs `work` in knex's transaction (knex's public `db.transaction`), for the rare writes that use knex's
+ * query builder; `afterCommit` on its handle runs a callback once it has committed.
+ */
+export async function knexTransaction<T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  const committed: (() => void)[] = [];
+  const result = await db.transaction((trx) => {
+    knexCommitHooks.set(trx, committed);
+    return work(trx);
+  });
+  runAll(committed);
+  return result;
+}
+
+/** The after-commit callbacks of each knex transaction `knexTransaction` began. */
+const knexCommitHooks = new WeakMap<Knex, (() => void)[]>();
+
+/**
  * Runs `callback` once what was written through `db` has committed: at once outside a transaction,
  * after the commit of either kind of transaction, never after a rollback.
  */
 export function afterCommit(db: Knex | Transaction, callback: () => void): void {
   if (db instanceof Transaction) return db.afterCommit(callback);
-  // knex resolves a transaction's executionPromise once its COMMIT is done, and rejects it on a rollback.
-  const completion = (db as unknown as Partial<Knex.Transaction>).executionPromise;
-  if (completion) void completion.then(callback, () => undefined);
+  const hooks = knexCommitHooks.get(db);
+  if (hooks) hooks.push(callback);
+  else if (db.isTransaction) throw new Error('afterCommit on a knex transaction not begun by knexTransaction()');
   else callback();
 }
 
 /**
- * SQLite: `work` as a transaction run at once, on the pool's one connection while it is idle: BEGIN
- * IMMEDIATE, the work's statements one after another (compiled queries' `now`), COMMIT, without
- * yielding, so that nothing else can run on the connection in between and it needs no turn through the
- * pool. Answers `{ result }`; undefined, having run nothing, when the connection is not idle or the
- * database is PostgreSQL (the caller then takes `transaction()`).
+ * SQLite: `work` run synchronously in better-sqlite3's own transaction (BEGIN IMMEDIATE; a savepoint
+ * inside a transaction of ours), so nothing else runs on the connection in between; its after-commit
+ * callbacks once the outermost transaction commits. The connection is the one `db` holds, or the
+ * pool's one connection: at once while no transaction is open on it (src/platform/sqlite-connection.ts),
+ * else once the pool hands it out.
  */
-export function atOnce<T>(db: Knex, work: (trx: Transaction) => T): { result: T } | undefined {
-  const connection = idleSqliteConnection(db);
-  if (connection === undefined) return undefined;
-  return { result: new Transaction(db, { connection, control: sqliteControl }).runNow(work) };
+export async function transactionNow<T>(db: Knex | Transaction, work: (trx: Transaction) => T): Promise<T> {
+  if (db instanceof Transaction) return db.nestNow(work);
+  const idle = idleSqliteConnection(db);
+  if (idle !== undefined) return new Transaction(db, { connection: idle, control: sqliteControl }).runNow(work);
+  const connection: unknown = await db.client.acquireConnection();
+  try {
+    return new Transaction(db, { connection, control: sqliteControl }).runNow(work);
+  } finally {
+    await db.client.releaseConnection(connection);
+  }
 }
 
 /** The database of a handle: what a statement run on it is compiled for. */
@@ -198,6 +229,8 @@ interface Control {
   savepoint: (connection: unknown, name: string) => Promise<void> | void;
   release: (connection: unknown, name: string) => Promise<void> | void;
   rollbackTo: (connection: unknown, name: string) => Promise<void> | void;
+  /** A connection that may still be in a transaction: not to be handed out again. */
+  discard: (connection: unknown) => Promise<void> | void;
 }
 
 function controlOf(db: Knex): Control {
@@ -219,14 +252,26 @@ function runAll(callbacks: readonly (() => void)[]): void {
   }
 }
 
-/** knex's pool destroys a connection so marked when it would next hand it out (knex/lib/client.js, validate). */
-function markDisposed(connection: unknown, reason: unknown): void {
-  (connection as { __knex__disposed?: unknown }).__knex__disposed ??= reason;
-}
-
 interface SqliteConnection {
   readonly inTransaction: boolean;
   prepare: (sql: string) => { run: () => unknown };
+  transaction: <A extends unknown[], R>(fn: (...args: A) => R) => { immediate: (...args: A) => R };
+}
+
+interface SqliteTransaction {
+  immediate: <T>(work: (trx: Transaction) => T, trx: Transaction) => T;
+}
+
+/** Each SQLite connection's one transaction function (better-sqlite3's `db.transaction`), made once. */
+const sqliteTransactions = new WeakMap<SqliteConnection, SqliteTransaction>();
+
+function transactionOf(connection: SqliteConnection): SqliteTransaction {
+  let made = sqliteTransactions.get(connection);
+  if (!made) {
+    made = connection.transaction((work: (trx: Transaction) => unknown, trx: Transaction) => work(trx)) as unknown as SqliteTransaction;
+    sqliteTransactions.set(connection, made);
+  }
+  return made;
 }
 
 /** Each SQLite connection's transaction statements, prepared once, by SQL text; they go with the connection. */
@@ -262,10 +307,12 @@ const sqliteControl = {
     runOnSqlite(connection as SqliteConnection, `ROLLBACK TO ${name}`);
     runOnSqlite(connection as SqliteConnection, `RELEASE ${name}`);
   },
+  discard: () => undefined,
 } satisfies Control;
 
 interface PgConnection {
   query: (text: string) => Promise<{ command: string }>;
+  end: () => Promise<void>;
 }
 
 // Simple queries: one message each, nothing to parse on the server that a named statement would save.
@@ -292,5 +339,10 @@ const postgresControl: Control = {
   rollbackTo: async (connection, name) => {
     await onPostgres(connection, `ROLLBACK TO SAVEPOINT ${name}`);
     await onPostgres(connection, `RELEASE SAVEPOINT ${name}`);
+  },
+  // knex marks a pg connection that ended, and its pool destroys it at its next acquire (src/platform/db.ts);
+  // awaited, so that the mark is made before the connection goes back to the pool.
+  discard: async (connection) => {
+    await (connection as PgConnection).end().catch(() => undefined);
   },
 };

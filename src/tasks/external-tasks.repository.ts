@@ -4,6 +4,7 @@ import { isPostgres, type Db } from '../platform/db.js';
 import type { TaskChangeRecorder } from './task-changes.js';
 import { reserveTaskPlaces } from './task-quota.js';
 import { COLUMNS, type TaskRow } from './tasks.repository.js';
+import { knexTransaction } from '../platform/transaction.js';
 
 /** One item as a connector read it from the provider; times are epoch milliseconds. */
 export interface ExternalTask {
@@ -42,7 +43,7 @@ export async function upsertExternalTasks(db: Db, batch: ExternalTaskBatch, chan
   const items = lastOccurrenceOfEachExternalId(batch.items.map(normaliseItem));
   if (items.length === 0) return { created: 0, updated: 0, unchanged: 0, droppedOverQuota: 0 };
 
-  return db.transaction(async (trx) => {
+  return knexTransaction(db, async (trx) => {
     const known = await selectKnown(trx, batch.connectorAccountId, items);
     const fresh: NormalisedItem[] = [];
     const changed: ChangedRow[] = [];

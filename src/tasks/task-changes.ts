@@ -1,14 +1,14 @@
 import type { components } from '../../generated/api.js';
 import { compiledQuery, type CompiledQuery, type Queryable, type StepBuilder } from '../platform/compiled-query.js';
 import { isPostgres, type Db } from '../platform/db.js';
-import { afterCommit, atOnce, transaction, Transaction, type AnyTransaction } from '../platform/transaction.js';
+import { afterCommit, transactionNow, type AnyTransaction, type Transaction } from '../platform/transaction.js';
 import { toIso } from '../platform/time.js';
 import { deleteLeavingTombstone, type TaskDeletion } from './task-feed.repository.js';
 import { toTask } from './tasks.presenter.js';
 import { changeNumbersTaken, firstNumberTaken } from './change-numbers.js';
-import { takeTaskPlace, takeTaskPlaceNow } from './task-quota.js';
+import { takeTaskPlaceNow } from './task-quota.js';
 import { insertTaskWithinCap } from './task-create.repository.js';
-import { insertTask, insertTaskNow, type NewTaskRow, type TaskRow } from './tasks.repository.js';
+import { insertTaskNow, type NewTaskRow, type TaskRow } from './tasks.repository.js';
 
 export type { TaskDeletion } from './task-feed.repository.js';
 
@@ -27,8 +27,11 @@ export interface TaskChangeListener {
    * disconnect in knex's.
    */
   record: (trx: AnyTransaction, change: TaskChange) => Promise<void>;
-  /** The same write as a step of the statement that makes a change, where a change is one statement (a create on PostgreSQL). */
-  step?: TaskChangeStep;
+  /**
+   * The same write as a step of the statement that makes a create: on PostgreSQL a step of its one
+   * statement, on SQLite a statement of its own in its transaction.
+   */
+  step: TaskChangeStep;
 }
 
 /**
@@ -64,11 +67,10 @@ export interface TaskChangeRecorder {
   numbersInTaskUpdate(db: Queryable): boolean;
   /**
    * Takes a place under the cap and the create's number, inserts the task and records the creation;
-   * undefined at the cap, nothing written. In as few steps as the engine allows: on PostgreSQL one
-   * statement, the listener's write a step of it (src/tasks/task-create.repository.ts, insertTaskWithinCap);
-   * on SQLite, while the pool's one connection is idle, a transaction run at once, without yielding
-   * (src/platform/transaction.ts, atOnce); else, and for a listener without a step, the cap's UPDATE,
-   * the INSERT and the listener in a transaction (in `db` when it is one).
+   * undefined at the cap, nothing written. On PostgreSQL one statement, the listener's write a step of
+   * it (src/tasks/task-create.repository.ts, insertTaskWithinCap); on SQLite the cap's UPDATE, the
+   * INSERT and the listener's step in one synchronous transaction (src/platform/transaction.ts,
+   * transactionNow). Either runs in `db` when it is a transaction.
    */
   created(db: Db | Transaction, row: NewTaskRow, maxTasks: number): Promise<TaskRow | undefined>;
   /** Rows written with their new numbers and versions: created or updated. */
@@ -94,29 +96,18 @@ export function createTaskChangeRecorder(listener?: TaskChangeListener): TaskCha
     async created(db, row, maxTasks) {
       const step = listener?.step;
       const createdBy = (): TaskChange => ({ kind: 'created', accountId: row.account_id, task: toTask(row) });
-      if (listener === undefined || step !== undefined) {
-        if (isPostgres(db)) {
-          const result = await insertTaskWithinCap(db, row, maxTasks, step && { build: step.build, values: step.values(createdBy()) });
-          if (step && result && result.stepWrote > 0) afterCommit(db, step.committed);
-          return result?.row;
-        }
-        const done = db instanceof Transaction ? undefined : atOnce(db, (trx) => {
-          const changeNumber = takeTaskPlaceNow(trx, row.account_id, maxTasks);
-          if (changeNumber === undefined) return undefined;
-          const inserted = insertTaskNow(trx, row, changeNumber);
-          if (step && statementOf(step).now.run(trx, step.values(createdBy())) > 0) trx.afterCommit(step.committed);
-          return inserted;
-        });
-        if (done) return done.result;
+      if (isPostgres(db)) {
+        const result = await insertTaskWithinCap(db, row, maxTasks, step && { build: step.build, values: step.values(createdBy()) });
+        if (step && result && result.stepWrote > 0) afterCommit(db, step.committed);
+        return result?.row;
       }
-      const inTransaction = async (trx: Transaction) => {
-        const changeNumber = await takeTaskPlace(trx, row.account_id, maxTasks);
+      return transactionNow(db, (trx) => {
+        const changeNumber = takeTaskPlaceNow(trx, row.account_id, maxTasks);
         if (changeNumber === undefined) return undefined;
-        const inserted = await insertTask(trx, row, changeNumber);
-        if (listener) await listener.record(trx, createdBy());
+        const inserted = insertTaskNow(trx, row, changeNumber);
+        if (step && statementOf(step).now.run(trx, step.values(createdBy())) > 0) trx.afterCommit(step.committed);
         return inserted;
-      };
-      return db instanceof Transaction ? inTransaction(db) : transaction(db, inTransaction);
+      });
     },
 
     async upserted(trx, kind, rows) {

@@ -9,14 +9,9 @@ import { changeNumbersTaken, firstNumberTaken } from './change-numbers.js';
 
 /**
  * Takes one place under the cap and the create's change number, or nothing when the account is at the
- * cap: one conditional UPDATE. Answers the change number, or undefined at the cap.
+ * cap: one conditional UPDATE, in SQLite's synchronous transaction (src/platform/transaction.ts,
+ * transactionNow). Answers the change number, or undefined at the cap.
  */
-export async function takeTaskPlace(trx: Transaction, accountId: string, maxTasks: number): Promise<number | undefined> {
-  const row = await takePlace.first(trx, [accountId, maxTasks]);
-  return row === undefined ? undefined : firstNumberTaken(row, 1);
-}
-
-/** The same, synchronously, in a transaction run at once (src/platform/transaction.ts, atOnce). */
 export function takeTaskPlaceNow(trx: Transaction, accountId: string, maxTasks: number): number | undefined {
   const row = takePlace.now.first(trx, [accountId, maxTasks]);
   return row === undefined ? undefined : firstNumberTaken(row, 1);

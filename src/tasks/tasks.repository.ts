@@ -87,7 +87,7 @@ export async function insertTask(db: Queryable, row: NewTaskRow, changeNumber: n
   return inserted;
 }
 
-/** The same, synchronously, in a transaction run at once (src/platform/transaction.ts, atOnce). */
+/** The same, synchronously, in SQLite's synchronous transaction (src/platform/transaction.ts, transactionNow). */
 export function insertTaskNow(trx: Transaction, row: NewTaskRow, changeNumber: number): TaskRow {
   const inserted: TaskRow = { ...row, change_seq: changeNumber };
   insertRow.now.run(trx, COLUMNS.map((column) => inserted[column]));

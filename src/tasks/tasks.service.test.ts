@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../platform/errors.js';
@@ -197,29 +198,32 @@ describe.each(engines)('tasks service on %s', (engine) => {
     });
   });
 
-  describe('a listener that records in the transaction (no statement step)', () => {
+  describe('a listener that records in the transaction', () => {
+    const noStep = { build: (db: Knex) => db.raw('select 1'), values: () => [], committed: () => undefined };
     const serviceHeard = (record: TaskChangeListener['record']) =>
       createTasksService({
         db: store.db,
         maxTasks: 10,
-        changes: createTaskChangeRecorder({ record }),
+        changes: createTaskChangeRecorder({ record, step: noStep }),
         cursors: createChangeCursors(randomBytes(32)),
         tombstoneRetentionDays: 30,
       });
 
-    it('hears a create in its transaction, and a throw there undoes the create: no task, no place, no change number', async () => {
+    it('hears an update in its transaction, and a throw there undoes the update: the task and its change number as they were', async () => {
       const accountId = await insertAccount(store.db);
       const heard: TaskChange[] = [];
-      const created = (await serviceHeard(async (_trx, change) => void heard.push(change)).create(accountId, { title: 'heard' })).body;
-      expect(heard).toEqual([{ kind: 'created', accountId, task: created }]);
+      const service = serviceHeard(async (_trx, change) => void heard.push(change));
+      const created = (await service.create(accountId, { title: 'heard' })).body;
+      const updated = await service.update(accountId, created.id, { title: 'heard again' });
+      expect(heard).toEqual([{ kind: 'updated', accountId, task: updated }]);
 
       const before = await store.db('accounts').where('id', accountId).first('task_count', 'task_change_seq');
       const failing = serviceHeard(async () => {
         throw new Error('the listener failed');
       });
-      await expect(failing.create(accountId, { title: 'undone' })).rejects.toThrow('the listener failed');
+      await expect(failing.update(accountId, created.id, { title: 'undone' })).rejects.toThrow('the listener failed');
       expect(await store.db('accounts').where('id', accountId).first('task_count', 'task_change_seq')).toEqual(before);
-      expect(await store.db('tasks').where('account_id', accountId).pluck('title')).toEqual(['heard']);
+      expect(await store.db('tasks').where('account_id', accountId).pluck('title')).toEqual(['heard again']);
     });
   });
 

@@ -18,6 +18,7 @@ import {
   updateWebhook,
   type WebhookRow,
 } from './webhooks.repository.js';
+import { knexTransaction } from '../platform/transaction.js';
 
 type Schemas = components['schemas'];
 type LoggedDelivery = Omit<DeliveryRow, 'payload'>;
@@ -62,7 +63,7 @@ export function createWebhooksService({ db, maxPerAccount, allowPrivateNetworks,
         created_at: now,
         updated_at: now,
       };
-      const result = await db.transaction((trx) => insertWithinCap(trx, row, maxPerAccount));
+      const result = await knexTransaction(db, (trx) => insertWithinCap(trx, row, maxPerAccount));
       if (!result.inserted) {
         throw errors.quotaExceeded(
           'webhooks',
@@ -111,7 +112,7 @@ export function createWebhooksService({ db, maxPerAccount, allowPrivateNetworks,
 
     async ping(accountId: string, id: string): Promise<DeliveryRow> {
       const hook = await owned(accountId, id);
-      const [delivery] = await db.transaction((trx) => outbox.recordFor(trx, { type: 'webhook.ping', data: { webhookId: hook.id } }, [hook.id]));
+      const [delivery] = await knexTransaction(db, (trx) => outbox.recordFor(trx, { type: 'webhook.ping', data: { webhookId: hook.id } }, [hook.id]));
       return delivery!;
     },
 
