@@ -10,7 +10,7 @@ import { Transaction } from './transaction.js';
  * connection: a better-sqlite3 statement kept beside its connection, or a named prepared statement
  * on PostgreSQL (`pg` parses a name once per connection and then only binds and executes). knex
  * compiles the query builder and prepares the statement again on every query; on a primary-key read
- * that was most of the data access's time (issue 28). For the hot paths only: migrations and rare
+ * that was most of the data access's time. For the hot paths only: migrations and rare
  * queries stay plain knex.
  *
  * `build` names the values with `$(0)`, `$(1)`, ...: placeholders that stand in for the values
@@ -25,7 +25,7 @@ export interface CompiledQuery<Params extends readonly unknown[], Row> {
   first: (db: Queryable, params: Params) => Promise<Row | undefined>;
   /** Runs a statement for its effect: the number of rows it changed (or returned, with RETURNING). */
   run: (db: Queryable, params: Params) => Promise<number>;
-  /** SQLite only: the same, synchronously, in a transaction `atOnce` runs (src/platform/transaction.ts). */
+  /** SQLite only: the same, synchronously, in a transaction `transactionNow` runs (src/platform/transaction.ts). */
   now: {
     first: (trx: Transaction, params: Params) => Row | undefined;
     run: (trx: Transaction, params: Params) => number;
