@@ -1,6 +1,5 @@
 import cors from 'cors';
 import type { RequestHandler } from 'express';
-import { oneByte } from '../platform/one-byte.js';
 import { REQUEST_ID_HEADER } from './request-log.js';
 
 /**
@@ -22,8 +21,7 @@ export function corsHeaders(allowedOrigins: '*' | readonly string[], rateLimitHe
     optionsSuccessStatus: 204,
     preflightContinue: false,
   });
-  // One-byte: the document's header names are two-byte keys, and this goes into every response's head.
-  const exposed = oneByte(exposedHeaders.join(','));
+  const exposed = exposedHeaders.join(',');
   // A call without an Origin (servers, scripts, the same origin) gets what the library would write for
   // it, without running the library: most calls are of this kind.
   return function corsHeaders(req, res, next) {

@@ -1,4 +1,3 @@
-import { oneByte } from '../platform/one-byte.js';
 import type { operations } from '../../generated/api.js';
 import { operationBudgetOf, type OperationBudget } from './operation-budgets.js';
 import { MCP_PATH } from './resources.js';
@@ -55,9 +54,7 @@ type Json = Record<string, unknown>;
 export function operationTable(document: Json): readonly OperationRoute[] {
   const documentSecurity = (document.security ?? []) as SecurityRequirement[];
   const rows: OperationRoute[] = [];
-  for (const [key, item] of Object.entries((document.paths ?? {}) as Record<string, Json>)) {
-    // A key of the parsed YAML is two bytes a character; the path goes into every access line.
-    const path = oneByte(key);
+  for (const [path, item] of Object.entries((document.paths ?? {}) as Record<string, Json>)) {
     for (const method of METHODS) {
       const definition = item[method] as Json | undefined;
       if (typeof definition?.operationId !== 'string') continue;
