@@ -35,8 +35,7 @@ export interface FinishedRequest {
  * request metrics) from one listener.
  *
  * Not pino-http: its two child loggers per request, made whether or not anything logs, cost more than
- * the whole observability budget (bench/operations.bench.ts). Here a request's child logger is made
- * only when something logs for it.
+ * the whole observability budget. Here a request's child logger is made only when something logs for it.
  */
 export function requestLog(logger: Logger, onFinished: (request: FinishedRequest) => void): RequestHandler {
   // The access line holds named fields only (never a header, the query, a body, a token or a
