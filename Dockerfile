@@ -5,8 +5,6 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 COPY package.json package-lock.json ./
 COPY sdk/package.json sdk/
 COPY cli/package.json cli/
-# patch-package applies these at the end of the install (postinstall): see patches/README.md.
-COPY patches/ patches/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev

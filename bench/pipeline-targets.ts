@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { createDb, migrate } from '../src/platform/db.js';
-import { gatheredLinesTo } from '../src/platform/gathered-lines.js';
-import { createLogger, type Logger } from '../src/platform/logger.js';
+import { createLogger } from '../src/platform/logger.js';
 import { createService, type Service } from '../src/wiring.js';
 import { startExpressFloor, startNodeFloor } from './floors.js';
 import {
@@ -63,23 +62,6 @@ const listen = (service: Service) =>
     const server: Server = service.app.listen(0, '127.0.0.1', () => resolve(server));
   });
 
-/**
- * The service's logger; counted, its lines gathered for as much longer as callgrind slows the process
- * (BENCH_LOG_GATHER_MS): a counted request takes about 10 ms, so lines gathered for 10 ms would be
- * written one by one, a write(2), a timer and SonicBoom's path (in V8's baseline tier) for every
- * request, where at native speed (about 0.25 ms a request one after the other) a write takes some 40 lines.
- */
-function benchLogger(level: string): Logger {
-  const gatherMs = process.env.BENCH_LOG_GATHER_MS;
-  if (gatherMs === undefined) return createLogger(level);
-  const lines = gatheredLinesTo(1, Number(gatherMs));
-  process.on('exit', lines.flush);
-  return createLogger(level, lines);
-}
-
-/** How much longer a counted server gathers its log lines: callgrind runs it about 40 times slower (bench/instructions.ts). */
-const COUNTED_LOG_GATHER_MS = '400';
-
 /** An account signed up through the API, with its tasks made through it: the token and the account id. */
 async function signUpWithTasks(url: string): Promise<{ token: string; accountId: string }> {
   const registered = await fetch(`${url}/auth/register`, {
@@ -111,7 +93,7 @@ async function serve(name: TargetName): Promise<void> {
   let close: () => Promise<unknown>;
   if (name === 'API obs off' || name === 'API obs on') {
     const observe = name === 'API obs on' && process.env.BENCH_CONTROL !== '1';
-    const service = await createService(config, benchLogger(config.LOG_LEVEL), { observe });
+    const service = await createService(config, createLogger(config.LOG_LEVEL), { observe });
     const server = await listen(service);
     listening = { url: urlOf(server), account: await signUpWithTasks(urlOf(server)) };
     close = () => {
@@ -139,7 +121,7 @@ async function servePair(): Promise<void> {
   const config = loadConfig({ ...process.env, DATABASE_URL: process.env.BENCH_DATABASE! });
   const apps: Listening[] = [];
   const closers: (() => Promise<unknown>)[] = [];
-  const logger = benchLogger(config.LOG_LEVEL);
+  const logger = createLogger(config.LOG_LEVEL);
   for (const observe of [false, true]) {
     const service = await createService(config, logger, { observe });
     const server = await listen(service);
@@ -252,7 +234,6 @@ async function spawnServer(serveArgs: string[], spawning: Spawning): Promise<{ c
       ...highLimits,
       ...(engine === 'postgres' ? { REDIS_URL, REDIS_KEY_PREFIX: redisPrefix } : {}),
       BENCH_DATABASE: database.url,
-      ...(spawning.counted ? { BENCH_LOG_GATHER_MS: COUNTED_LOG_GATHER_MS } : {}),
     },
     stdout: log,
   });

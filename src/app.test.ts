@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { request, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
-import { operation, type OperationEntry } from './http/operations.js';
+import { operation, ownResponse, type OperationEntry } from './http/operations.js';
 import { loadConfig } from './config.js';
 import { createDb } from './platform/db.js';
 import { createLogger } from './platform/logger.js';
@@ -123,5 +123,73 @@ describe('conditional requests', () => {
       expect(answer).toMatchObject({ status: 200, etag: undefined });
       expect(JSON.parse(answer.body)).toMatchObject({ email: 'ada@example.com' });
     }
+  });
+});
+
+describe('dispatch', () => {
+  /** The raw request line's target as sent (fetch would normalise it). */
+  const rawGet = (baseUrl: string, target: string) =>
+    new Promise<{ status: number; body: string } | { error: string }>((resolve) => {
+      request(`${baseUrl}/`, { path: target }, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      })
+        .on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }))
+        .end();
+    });
+
+  async function serveLogged(operations: OperationEntry[]): Promise<{ baseUrl: string; logged: Record<string, unknown>[] }> {
+    const logged: Record<string, unknown>[] = [];
+    const app = createTestApp({
+      config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'error' }),
+      db: createDb({ client: 'sqlite', filename: ':memory:' }),
+      logger: createLogger('error', { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) }),
+      readiness: { database: async () => true },
+      identifyCaller: signedIn,
+      rateLimit: (_req, _res, next) => next(),
+      operations,
+    });
+    const server = app.listen(0, '127.0.0.1');
+    servers.push(server);
+    await new Promise((resolve) => server.once('listening', resolve));
+    return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, logged };
+  }
+
+  it('answers a URL whose path cannot be read with 404, running no operation', async () => {
+    let ran = 0;
+    const { baseUrl, logged } = await serveLogged([
+      ownResponse('getMe', (_req, res) => {
+        ran++;
+        res.end();
+      }),
+    ]);
+    expect(await rawGet(baseUrl, 'http://[::1/')).toMatchObject({ status: 404 });
+    expect(ran).toBe(0);
+    expect(logged).toEqual([]);
+  });
+
+  it('logs an error passed on once the response has begun, with the request id, and closes the connection', async () => {
+    const { baseUrl, logged } = await serveLogged([
+      ownResponse('getMe', (_req, res, next) => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('begun');
+        next(new Error('after the head'));
+      }),
+    ]);
+    expect(await rawGet(baseUrl, '/me')).toEqual({ error: 'ECONNRESET' });
+    expect(logged).toEqual([expect.objectContaining({ level: 50, msg: 'request failed past its error renderers', requestId: expect.any(String), err: expect.objectContaining({ message: 'after the head' }) })]);
+  });
+
+  it('reads the query as Node’s querystring does: a name given twice is a list, nothing is nested', async () => {
+    let seen: unknown;
+    const { baseUrl } = await serveLogged([
+      ownResponse('getMe', (req, res) => {
+        seen = { ...req.query };
+        res.end();
+      }),
+    ]);
+    expect(await rawGet(baseUrl, '/me?a=1&a=2&b[c]=%41&d=+x')).toMatchObject({ status: 200 });
+    expect(seen).toEqual({ a: ['1', '2'], 'b[c]': 'A', d: ' x' });
   });
 });

@@ -1,8 +1,6 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { IdentifyCaller } from './auth/auth.component.js';
-import { dispatchOnly } from './http/app-dispatch.js';
 import type { CoreDeps } from './deps.js';
-import { chainOf } from './http/chain.js';
 import { docsOperations } from './http/docs.operations.js';
 import { useOwnMessageClasses } from './http/message-classes.js';
 import { createErrorRenderers } from './http/error-renderers.js';
@@ -12,9 +10,10 @@ import type { OpenApiDocument } from './http/openapi-document.js';
 import { createOpenApiValidator } from './http/openapi-validator.js';
 import type { OperationRoute } from './http/operation-table.js';
 import { ownResponse, type OperationEntry } from './http/operations.js';
-import { parseQuery } from './http/query-parser.js';
+import { loggerFor } from './http/request-log.js';
 import { createRoutes } from './http/routes.js';
 import { errors } from './platform/errors.js';
+import type { Logger } from './platform/logger.js';
 
 export interface AppParts extends CoreDeps {
   /** The contract, read once by the process entry, and its operations as the routes are built from them. */
@@ -55,10 +54,9 @@ export function createApp(parts: AppParts): Express {
   app.set('etag', false);
   Object.defineProperty(app.request, 'fresh', { configurable: true, get: () => false });
   app.set('trust proxy', config.TRUST_PROXY);
-  // Node's own parser's answers (a plain query taken apart without it, src/http/query-parser.ts): no query
-  // parameter of the document is an object or an array (a test holds the document to that:
-  // contract-tests/conformance/edges.test.ts), so qs's nesting would only cost.
-  app.set('query parser', parseQuery);
+  // Node's querystring: no query parameter of the document is an object or an array (a test holds the
+  // document to that: contract-tests/conformance/edges.test.ts), so qs's nesting would only cost.
+  app.set('query parser', 'simple');
 
   const observability = parts.observe === false ? undefined : createObservability(parts);
   const routes = createRoutes({
@@ -83,10 +81,23 @@ export function createApp(parts: AppParts): Express {
     pageHeaders: parts.pageHeaders,
     mcpGuard: parts.mcpGuard,
   });
-  // First: every response, the early refusals and the probes included, carries its request id. One
-  // handler, handed every request without Express's router (http/app-dispatch.ts).
-  dispatchOnly(app, observability ? chainOf([observability.requestLog, routes], []) : routes, parts.logger);
+  // First: every response, the early refusals and the probes included, carries its request id.
+  if (observability) app.use(observability.requestLog);
+  app.use(routes);
+  app.use(failedPastRenderers(parts.logger));
   return app;
+}
+
+/**
+ * What a route's renderers pass on (its response already begun) is logged with the request id, and the
+ * connection closed as Express's final handler would, which would print it to standard error instead.
+ */
+function failedPastRenderers(logger: Logger): ErrorRequestHandler {
+  return function failedPastRenderers(err: unknown, req, res, next) {
+    loggerFor(req, logger).error({ err }, 'request failed past its error renderers');
+    if (res.headersSent) req.socket.destroy();
+    else next(err);
+  };
 }
 
 /** In an app built without observability (benches measuring its cost), /metrics is not there. */

@@ -158,8 +158,7 @@ describe('the change feed', () => {
     expect(answer.nextCursor).toMatch(/^[\w-]{26}$/);
   });
 
-  // The validator's checks of the feed's query (patches/README.md changes how it reads them): the same
-  // refusals beside a kept cursor as without one.
+  // The validator's checks of the feed's query: the same refusals beside a kept cursor as without one.
   it('a limit outside 1 to 500 or not an integer, an empty value or an unknown query parameter is 400 naming it, also beside a good cursor', async () => {
     const { client, tokens } = await signedInClient(server);
     const { cursor } = await drain(client);

@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import { REQUEST_ID_HEADER } from './request-log.js';
 
 /**
- * Decisions §13: browser apps on the allowed origins may call the API, the OAuth token, revocation
+ * Browser apps on the allowed origins may call the API, the OAuth token, revocation
  * and registration endpoints, the well-known documents and /mcp (the routes whose chain has this
  * step: http/routes.ts leaves it out of the sign-in pages). Bearer tokens, never cookies, so no
  * credentials mode. A preflight is answered here with 204, before the caller is identified and a

@@ -66,36 +66,42 @@ const getMe = (url: string) =>
     }).on('error', reject);
   });
 
-/** Two requests held in the handler at once: are they made of the app's own message classes, and both answered? */
-async function twoHeldRequests(served: ReturnType<typeof heldApp>, url: string) {
-  served.held.length = 0;
+/**
+ * Two requests held in the handler at once: each its own request and response, linked to the app, and
+ * whether the server built them as the app's classes (looked at before Express sees them).
+ */
+async function twoHeldRequests(served: ReturnType<typeof heldApp>, server: Server) {
+  const { IncomingMessage: OwnRequest, ServerResponse: OwnResponse } = messageClassesOf(served.app);
+  const built: boolean[] = [];
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => built.push(OwnRequest !== undefined && req instanceof OwnRequest && res instanceof OwnResponse!));
+  const url = await listening(server);
   served.hold();
   const answers = [getMe(url), getMe(url)];
   while (served.held.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
-  const { IncomingMessage: OwnRequest, ServerResponse: OwnResponse } = messageClassesOf(served.app);
-  const own = {
-    request: served.held.every((req) => req instanceof OwnRequest!),
-    response: served.held.every((req) => req.res instanceof OwnResponse!),
+  const [first, second] = served.held as [Request, Request];
+  const seen = {
+    distinct: first !== second && first.res !== second.res,
+    linked: [first, second].every((req) => req.res!.req === req && req.app === served.app && Object.getPrototypeOf(req) === served.app.request),
+    ownClasses: built.every(Boolean),
   };
   served.release();
   for (const answer of await Promise.all(answers)) expect(JSON.parse(answer.body)).toEqual(account);
-  return own;
+  return seen;
 }
 
 describe('requests and responses built as the app', () => {
-  it('are made of the app\'s own classes, through app.listen and through the service\'s server', async () => {
+  it('are built with the app’s classes through app.listen and through the service’s server, and answered in full', async () => {
     const viaListen = heldApp();
-    expect(await twoHeldRequests(viaListen, await listening(viaListen.app.listen(0, '127.0.0.1')))).toEqual({ request: true, response: true });
+    expect(await twoHeldRequests(viaListen, viaListen.app.listen(0, '127.0.0.1'))).toEqual({ distinct: true, linked: true, ownClasses: true });
 
     const viaServer = heldApp();
-    const server = createHttpServer(viaServer.app, config).listen(0, '127.0.0.1');
-    expect(await twoHeldRequests(viaServer, await listening(server))).toEqual({ request: true, response: true });
+    expect(await twoHeldRequests(viaServer, createHttpServer(viaServer.app, config).listen(0, '127.0.0.1'))).toEqual({ distinct: true, linked: true, ownClasses: true });
   });
 
-  it('are still served on a server of Node\'s own classes (http.createServer(app))', async () => {
+  it('are Node’s own on a server made with http.createServer(app), which the app answers just the same', async () => {
     const plain = heldApp();
     const server = createHttpServer((req, res) => plain.app(req, res), config).listen(0, '127.0.0.1');
-    await twoHeldRequests(plain, await listening(server));
+    expect(await twoHeldRequests(plain, server)).toEqual({ distinct: true, linked: true, ownClasses: false });
   });
 
   it('leave Express’s request and response as they were: its methods, the app, and Node’s classes', async () => {

@@ -10,19 +10,13 @@ export interface MessageClasses {
 const classesOfApps = new WeakMap<object, MessageClasses>();
 
 /**
- * Express gives every request and response its app's prototypes with `Object.setPrototypeOf`
- * (express/lib/application.js, `handle`). V8 caches no transition from the hidden class that makes, so
- * every property set on them afterwards (the router's, the validator's, ours) made a new hidden class
- * on every request, and the property reads of every step missed their inline caches and went to V8's
- * runtime: a GET /me executed 3.6 times the instructions it does with this (callgrind, docs/benchmarks.md#pipeline).
- *
- * Here the app's servers build each request and response as an instance of a class whose prototype is
- * the app's own, so Express's `setPrototypeOf` finds it in place and changes nothing, and their hidden
- * classes are the same from one request to the next. `app.request` and `app.response` become those
- * classes' prototypes (what Express had there is copied onto them: the chain to Express's methods and
- * Node's is the same); `app.listen` and `createHttpServer` (src/http/http-server.ts) build with them. A
- * server made elsewhere (`http.createServer(app)`) still works as before: Express sets the prototypes as
- * it always did.
+ * The app's servers build each request and response as an instance of a class whose prototype is the
+ * app's own (Node's `createServer({ IncomingMessage, ServerResponse })`), so Express's per-request
+ * `Object.setPrototypeOf` (express/lib/application.js `handle`) finds it in place: that call was what
+ * slowed every property access after it (expressjs/express#5998; bench/pipeline.bench.ts measures it).
+ * `app.request` and `app.response` become those classes' prototypes, holding what Express had there;
+ * `app.listen` and `createHttpServer` (src/http/http-server.ts) build with them. A server made elsewhere
+ * (`http.createServer(app)`) still works: Express sets the prototypes as it always did.
  */
 export function useOwnMessageClasses(app: Express): void {
   const classes: MessageClasses = {

@@ -22,7 +22,7 @@ export interface HttpMetrics {
 }
 
 /**
- * Decisions §14. One registry per app (not prom-client's global one): the process metrics, the
+ * One registry per app (not prom-client's global one): the process metrics, the
  * request histogram, the database pool, and whatever the components expose (`collectors`).
  */
 export function createHttpMetrics(options: {

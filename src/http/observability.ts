@@ -7,7 +7,7 @@ import { requestLog } from './request-log.js';
 export type { Metric };
 
 /**
- * Decisions §14: every request's id (and, once it is done, its access-log line and its timing), as
+ * Every request's id (and, once it is done, its access-log line and its timing), as
  * the app's first step; and GET /metrics, an operation of the table (outside the rate limits, like
  * the health probes).
  */

@@ -42,4 +42,5 @@ describe("an operation's context", () => {
     expect((await getMe()).status).toBe(200);
     expect(seen.at(-1)).toEqual({ who: caller, callerAccount, probe: 'yes', query: {}, params: {} });
   });
+
 });

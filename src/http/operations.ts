@@ -108,11 +108,8 @@ function contextOf(req: Request, res: Response): OperationContext<OperationId> {
 }
 
 /**
- * A request's context, its `caller` and `callerAccount` read when a handler asks. A class, not an
- * object literal with getters: V8 keeps an object's accessors in its hidden class, and getters that
- * close over the request made a hidden class per request. Hidden classes live in the old generation,
- * so each one held its request's objects through every young collection until a full one: all of
- * every GET /me's 20 kB were promoted and scavenges took 7 µs of each request (docs/benchmarks.md#pipeline).
+ * A request's context, its `caller` and `callerAccount` read when a handler asks: a class whose
+ * getters are shared by every request, not an object literal making new getters for each.
  */
 class CheckedRequest implements OperationContext<OperationId> {
   readonly body: never;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../platform/logger.js';
-import { accessLineWriter } from './access-line.js';
 import type { OperationRoute } from './operation-table.js';
 import { callerIn } from './request-state.js';
 
@@ -30,37 +29,38 @@ export interface FinishedRequest {
 }
 
 /**
- * Decisions §14: the caller's X-Request-Id when it is sane, else a new one; echoed on every
- * response (set before anything can answer); carried by every line logged for the request
- * (`loggerFor`); and, when the response is done, one access-log line and `onFinished` (the
+ * The caller's X-Request-Id when it is sane, else a new one; echoed on every response (set before
+ * anything can answer); carried by every line logged for the request (`loggerFor`); and, when the
+ * response is done, one access-log line (its fields: docs/production.md) and `onFinished` (the
  * request metrics) from one listener.
  *
- * Not pino-http: its two child loggers per request, made whether or not anything logs, and its
- * access line run through the redaction paths, cost more than the whole observability budget
- * (5% of an authenticated GET /tasks; bench/operations.bench.ts). Here a request's child logger is
- * made only when something logs for it, and the access line skips redaction because it is built
- * from named fields only: never a header, the URL with its query, a body, a token or a password
- * (src/http/access-line.ts writes it in pino's layout).
+ * Not pino-http: its two child loggers per request, made whether or not anything logs, cost more than
+ * the whole observability budget. Here a request's child logger is made only when something logs for it.
  */
 export function requestLog(logger: Logger, onFinished: (request: FinishedRequest) => void): RequestHandler {
-  const writeAccessLine = accessLineWriter(logger);
+  // The access line holds named fields only (never a header, the query, a body, a token or a
+  // password), so its logger skips the redaction paths (src/platform/logger.ts).
+  const accessLog = logger.child({}, { redact: [] });
   const logFinished = (res: Response): void => {
     const { req } = res;
     const seconds = (performance.now() - res.locals.receivedAt!) / 1000;
     const route = res.locals.route;
     const caller = callerIn(res.locals.identity);
     // Probes too (docs/production.md: one line per request); LOG_LEVEL=warn keeps only the 5xx lines.
-    writeAccessLine(res.statusCode >= 500 ? 'error' : 'info', {
-      requestId: req.id!,
-      method: req.method,
-      route: route?.path ?? null,
-      operationId: route?.operationId ?? null,
-      status: res.statusCode,
-      durationMs: Math.round(seconds * 1_000_000) / 1000,
-      accountId: caller?.accountId ?? null,
-      clientId: caller?.clientId ?? null,
-      aborted: res.writableFinished ? undefined : true,
-    });
+    accessLog[res.statusCode >= 500 ? 'error' : 'info'](
+      {
+        requestId: req.id!,
+        method: req.method,
+        route: route?.path ?? null,
+        operationId: route?.operationId ?? null,
+        status: res.statusCode,
+        durationMs: Math.round(seconds * 1_000_000) / 1000,
+        accountId: caller?.accountId ?? null,
+        clientId: caller?.clientId ?? null,
+        aborted: res.writableFinished ? undefined : true,
+      },
+      'request',
+    );
     onFinished({ req, res, route, seconds });
   };
   // One listener for every response (a closure per request was most of this step's allocation).

@@ -15,7 +15,7 @@ function run(body: string): { lines: { msg: string; n?: number }[]; stdout: stri
   return { lines, stdout: result.stdout, status: result.status };
 }
 
-describe('the process logger (lines gathered for a few milliseconds)', () => {
+describe("the process logger (standard output, buffered)", () => {
   it('writes every line, whole and in order, across turns of the event loop', () => {
     const { lines } = run(`
       for (let n = 0; n < 1000; n++) logger.info({ n }, 'first turn');
@@ -33,6 +33,12 @@ describe('the process logger (lines gathered for a few milliseconds)', () => {
     const crashed = run(`logger.info('before the crash'); setImmediate(() => { logger.info('in the crashing turn'); throw new Error('boom'); });`);
     expect(crashed.status).toBe(1);
     expect(crashed.lines.map((line) => line.msg)).toEqual(['before the crash', 'in the crashing turn']);
+  });
+
+  it('writes a lone line within moments, while the process runs on (a kill that gives no exit loses nothing written before)', () => {
+    const killed = run(`logger.info('alone'); setTimeout(() => process.kill(process.pid, 'SIGKILL'), 500);`);
+    expect(killed.status).toBe(null);
+    expect(killed.lines.map((line) => line.msg)).toEqual(['alone']);
   });
 
   it('writes a turn that logs more than 64 KiB in pieces, none split inside a line', () => {
