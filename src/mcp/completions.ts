@@ -8,7 +8,7 @@ import { invalidParams, toRpcError } from './rpc-errors.js';
 import { walkTasks, type Task } from './task-pages.js';
 
 /** `completion/complete` for the argument of the resource template and those of the prompts. */
-export type Complete = (params: CompleteRequest['params'], caller: Caller) => Promise<CompleteResult>;
+export type Complete = (params: CompleteRequest['params'], caller: Caller, requestId?: string) => Promise<CompleteResult>;
 
 /** The protocol's most values per answer. */
 const MAX_VALUES = 100;
@@ -39,7 +39,7 @@ export function createCompletions(runOperation: RunOperation, prompts: Prompts, 
   };
   const weeks = async (typed: string) => WEEKS.filter((week) => week.startsWith(typed.toLowerCase()));
 
-  return async ({ ref, argument }, caller) => {
+  return async ({ ref, argument }, caller, requestId) => {
     let suggest: (typed: string, caller: Caller) => Promise<string[]>;
     if (ref.type === 'ref/resource') {
       if (ref.uri !== TASK_TEMPLATE) throw invalidParams(`No resource template ${ref.uri} completes`, { uri: ref.uri });
@@ -56,7 +56,7 @@ export function createCompletions(runOperation: RunOperation, prompts: Prompts, 
       const values = await suggest(argument.value, caller);
       return { completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES } };
     } catch (err) {
-      throw toRpcError(err, logger, { ref, argument: argument.name });
+      throw toRpcError(err, logger, { ref, argument: argument.name }, requestId);
     }
   };
 }
