@@ -1,12 +1,9 @@
 // The change feed's empty poll against GET /me in a server process of its own (bench/change-feed.bench.ts
-// runs these): under load, what each costs the server, and a CPU profile of either. Also the API calls
+// runs these): under load, what each costs the server. Also the API calls
 // the change-feed bench makes. Started with --serve-poll (compiled, bench/harness.ts's compiledModule),
 // this module is that server.
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
 import {
@@ -21,15 +18,12 @@ import {
   spreadOf,
   startServerProcess,
   stopServer,
-  sum,
   type CpuAnswer,
   type Engine,
   type LoadRequest,
   type Spread,
   urlOf,
 } from './harness.js';
-import { instructionsDuring, requestsInTurn, startCounting } from './instructions.js';
-import { mainThreadProfile, summariseProfile } from './profile-summary.js';
 
 const LOAD_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const LOAD_SECONDS = 2;
@@ -84,10 +78,9 @@ async function servePoll(): Promise<void> {
   });
 }
 
-/** The server process, compiled as the service ships (under callgrind when `counted`), and what it serves once it is ready. */
-async function startPollServer(engine: Engine, how: { nodeOptions?: string[]; counted?: boolean } = {}): Promise<{ child: ChildProcess; target: PollTarget }> {
-  const { child, ready: target } = await startServerProcess<PollTarget>('the poll', [...(how.nodeOptions ?? []), compiledModule(import.meta.url), '--serve-poll'], {
-    counted: how.counted,
+/** The server process, compiled as the service ships, and what it serves once it is ready. */
+async function startPollServer(engine: Engine): Promise<{ child: ChildProcess; target: PollTarget }> {
+  const { child, ready: target } = await startServerProcess<PollTarget>('the poll', [compiledModule(import.meta.url), '--serve-poll'], {
     env: { ...process.env, BENCH_POLL_ENGINE: engine },
     stdout: 'inherit',
   });
@@ -124,21 +117,6 @@ function pollRequests(target: PollTarget) {
       await followed(await client.request({ method: 'GET', path: pollPath(), headers })).finally(() => client.close());
       return { path: pollPath(), headers };
     },
-    /**
-     * `n` of them one after the other on one connection; each poll with the cursor the one before
-     * answered. With one cursor for a whole round, a round that outlived the cursor's minute (under
-     * callgrind a round takes seconds) signed a new cursor on every poll after it, which no app does.
-     */
-    async inTurn(name: 'poll' | 'me', n: number): Promise<number> {
-      if (name === 'me') return requestsInTurn(target.url, { path: '/me', headers }, n);
-      const client = new Client(target.url);
-      try {
-        for (let i = 0; i < n; i++) await followed(await client.request({ method: 'GET', path: pollPath(), headers }));
-      } finally {
-        await client.close();
-      }
-      return n;
-    },
   };
 }
 
@@ -165,85 +143,6 @@ export async function pollUnderLoad(engine: Engine): Promise<LoadFigures> {
   }
 }
 
-function positiveInteger(name: string, otherwise: number): number {
-  const value = Number(process.env[name] ?? otherwise);
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name}: a whole number of at least 1`);
-  return value;
-}
-
-const COUNT_ROUNDS = positiveInteger('BENCH_COUNT_ROUNDS', 7);
-const COUNT_REQUESTS = positiveInteger('BENCH_COUNT_REQUESTS', 2000);
-const COUNT_WARM_UP = 3000;
-
-export interface InstructionFigures {
-  /** The empty poll's instructions per request over GET /me's, paired by round: main thread, all threads. */
-  mainRatio: Spread;
-  allRatio: Spread;
-  /**
-   * The same over every round taken together, main thread: a scavenge lands in whichever round fills
-   * the young generation, so one round's count moves more than the sum over all rounds does.
-   */
-  mainRatioOfAll: number;
-  main: { poll: number; me: number };
-}
-
-/**
- * The empty poll and GET /me one after the other, in a server under callgrind (bench/instructions.ts):
- * the instructions each request costs, in turn in every round, after both have warmed up.
- */
-export async function pollInstructions(engine: Engine): Promise<InstructionFigures> {
-  const { child, target } = await startPollServer(engine, { counted: true });
-  try {
-    const { inTurn } = pollRequests(target);
-    for (const name of ['poll', 'me'] as const) await inTurn(name, COUNT_WARM_UP);
-    startCounting(child);
-    for (const name of ['poll', 'me'] as const) await inTurn(name, Math.ceil(COUNT_REQUESTS / 5));
-    const [poll, me] = await interleaved(['poll', 'me'] as const, COUNT_ROUNDS, (name) =>
-      instructionsDuring(child, () => inTurn(name, COUNT_REQUESTS), `${engine}/${name}`),
-    );
-    return {
-      mainRatio: spreadOf(poll!.map((round, i) => round.main / me![i]!.main)),
-      allRatio: spreadOf(poll!.map((round, i) => round.all / me![i]!.all)),
-      // Per-request counts added up: the ratio of the totals, as every round makes COUNT_REQUESTS requests.
-      mainRatioOfAll: sum(poll!.map((round) => round.main)) / sum(me!.map((round) => round.main)),
-      main: { poll: median(poll!.map((round) => round.main)), me: median(me!.map((round) => round.main)) },
-    };
-  } finally {
-    await stopServer(child);
-  }
-}
-
-export const COUNT_SETUP = `${COUNT_REQUESTS} requests one after the other, median of ${COUNT_ROUNDS} rounds, after ${COUNT_WARM_UP} of each`;
-
 export const LOAD_SETUP = `${LOAD_CONNECTIONS} connections, median of ${LOAD_ROUNDS} rounds of ${LOAD_SECONDS} s`;
-
-/** The empty poll (or GET /me) on SQLite under load, in a server started with node --cpu-prof: the profile's summary. */
-export async function profilePoll(): Promise<void> {
-  const name = process.env.BENCH_PROFILE_REQUEST ?? 'empty poll';
-  if (name !== 'empty poll' && name !== 'GET /me') throw new Error("BENCH_PROFILE_REQUEST: 'empty poll' or 'GET /me'");
-  const seconds = Number(process.env.BENCH_PROFILE_SECONDS ?? 15);
-  const profileDir = mkdtempSync(join(tmpdir(), 'change-feed-profile-'));
-  const { child, target } = await startPollServer('sqlite', { nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200'] });
-  let result: Awaited<ReturnType<typeof runLoad>>;
-  let clockUs: number;
-  try {
-    const request = {
-      path: name === 'GET /me' ? '/me' : `/tasks/changes?cursor=${target.cursor}`,
-      headers: { authorization: `Bearer ${target.token}` },
-    };
-    await runLoad(target.url, request, { connections: 10, seconds: 2 });
-    clockUs = await new Promise<number>((resolve) => {
-      child.once('message', (message: { clockUs: number }) => resolve(message.clockUs));
-      child.send('clock');
-    });
-    result = await runLoad(target.url, request, { connections: 10, seconds });
-  } finally {
-    // The profile is written as the server exits.
-    await stopServer(child);
-  }
-  const file = mainThreadProfile(profileDir);
-  process.stdout.write(`${name}, SQLite, 10 connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${file} (the load's samples only)\n`);
-  process.stdout.write(summariseProfile(file, { fromUs: clockUs }));
-}
 
 if (process.argv.includes('--serve-poll')) await servePoll();

@@ -4,26 +4,19 @@
 // - an empty poll (GET /tasks/changes with the cursor of the end) against GET /me: one at a time (latency),
 //   and under load (10 connections) against the service compiled as it ships, in a server process of
 //   its own: the server's main-thread CPU per request and req/s, the two in turn in every round
-//   (bench/change-feed-poll.ts); and the instructions each costs that server, counted under callgrind
-//   (bench/instructions.ts: valgrind), rounds of BENCH_COUNT_REQUESTS (2,000), BENCH_COUNT_ROUNDS (7) of them, compared
-//   paired by round and over all rounds (a round moves with the collections it holds; left out without valgrind or with BENCH_COUNT=0);
+//   (bench/change-feed-poll.ts);
 // - what recording a change (the account's change counter, the tombstone) adds to POST, PATCH and
 //   DELETE: the tasks service served by bare node:http with its change recorder against the same
 //   service with a recorder that records nothing, side by side on one database; the difference is
 //   also given as a share of the whole API request.
 // Run alone: node --import tsx bench/change-feed.bench.ts
-// Counted:   node --import tsx bench/change-feed.bench.ts --count  (the poll's instructions alone; BENCH_ENGINES,
-//            BENCH_COUNT_FUNCTIONS=<dir> for bench/functions.ts)
-// Profile:   node --import tsx bench/change-feed.bench.ts --profile  (the empty poll, or BENCH_PROFILE_REQUEST='GET /me',
-//            on SQLite under load in a server started with node --cpu-prof; BENCH_PROFILE_SECONDS)
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { Client } from 'undici';
 import { compiledQuery } from '../src/platform/compiled-query.js';
 import { isPostgres, type Db } from '../src/platform/db.js';
 import { createDatabase, formatSpread, median, percentile, serveApp, sum, urlOf, type Engine } from './harness.js';
-import { canCount, NO_VALGRIND } from './instructions.js';
-import { call, COUNT_SETUP, LOAD_SETUP, pollInstructions, pollUnderLoad, profilePoll, register } from './change-feed-poll.js';
+import { call, LOAD_SETUP, pollUnderLoad, register } from './change-feed-poll.js';
 import { createChangeCursors } from '../src/tasks/change-cursor.js';
 import { createTaskChangeRecorder, type TaskChangeRecorder } from '../src/tasks/task-changes.js';
 import { createTasksService, type TasksService } from '../src/tasks/tasks.service.js';
@@ -244,7 +237,6 @@ async function report(): Promise<string> {
   for (const engine of ['sqlite', 'postgres'] as const) {
     const figures = await benchEngine(engine);
     const underLoad = await pollUnderLoad(engine);
-    const counted = process.env.BENCH_COUNT === '0' || !canCount() ? undefined : await pollInstructions(engine);
     const { walk, poll, writes } = figures;
     const walkChanges = median(walk.changes);
     const walkTasks = median(walk.tasks);
@@ -257,7 +249,6 @@ async function report(): Promise<string> {
         ` vs GET /me ${underLoad.cpu.me.toFixed(0)} µs: ${formatSpread(underLoad.cpuRatio, 3)}x paired by round;` +
         ` ${underLoad.requestsPerSecond.poll.toFixed(0)} vs ${underLoad.requestsPerSecond.me.toFixed(0)} req/s`,
     );
-    lines.push(countedLine(counted));
     for (const op of ['POST', 'PATCH', 'DELETE'] as const) {
       const { recorded, baseline, api } = writes[op];
       const extra = recorded.p50 - baseline.p50;
@@ -270,22 +261,5 @@ async function report(): Promise<string> {
   return `${lines.join('\n')}\n`;
 }
 
-function countedLine(counted: Awaited<ReturnType<typeof pollInstructions>> | undefined): string {
-  if (!counted) return `  empty poll, instructions: left out (${process.env.BENCH_COUNT === '0' ? 'BENCH_COUNT=0' : NO_VALGRIND})`;
-  return (
-    `  empty poll, instructions (${COUNT_SETUP}): main thread ${counted.main.poll.toFixed(0)} per request vs GET /me ${counted.main.me.toFixed(0)}:` +
-    ` ${formatSpread(counted.mainRatio, 3)}x paired by round, ${counted.mainRatioOfAll.toFixed(3)}x over all rounds; all threads ${formatSpread(counted.allRatio, 3)}x`
-  );
-}
-
-if (process.argv.includes('--profile')) {
-  await profilePoll();
-  process.exit(0);
-} else if (process.argv.includes('--count')) {
-  const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',') as Engine[];
-  for (const engine of engines) process.stdout.write(`${engine}:\n${countedLine(await pollInstructions(engine))}\n`);
-  process.exit(0);
-} else {
-  process.stdout.write(await report());
-  process.exit(0);
-}
+process.stdout.write(await report());
+process.exit(0);

@@ -15,7 +15,6 @@ import { loadConfig, type Config } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { createService, type Service } from '../src/wiring.js';
-import { underCallgrind } from './instructions.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -203,16 +202,15 @@ export async function stopServer(child: ChildProcess): Promise<void> {
 }
 
 /**
- * A bench's server process, `node <nodeArgs>` (under callgrind when `counted`, bench/instructions.ts), and
+ * A bench's server process, `node <nodeArgs>`, and
  * the first message it sends once it is ready; stopped if it fails before.
  */
 export async function startServerProcess<T>(
   name: string,
   nodeArgs: readonly string[],
-  options: { counted?: boolean; env: NodeJS.ProcessEnv; stdout: 'inherit' | number },
+  options: { env: NodeJS.ProcessEnv; stdout: 'inherit' | number },
 ): Promise<{ child: ChildProcess; ready: T }> {
-  const { command, args } = options.counted ? underCallgrind(nodeArgs) : { command: process.execPath, args: [...nodeArgs] };
-  const child = spawn(command, args, { env: options.env, stdio: ['ignore', options.stdout, 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, [...nodeArgs], { env: options.env, stdio: ['ignore', options.stdout, 'inherit', 'ipc'] });
   try {
     const ready = await new Promise<T>((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`${name}'s server exited (${code}) before it was ready`)));

@@ -1,11 +1,8 @@
 // The MCP server's cost over REST, in one run, same process, same account, taking turns: a `list_tasks`
 // tool call (POST /mcp, JSON-RPC to the one SDK server over src/mcp/stateless-transport.ts) against the same page
-// through GET /tasks (issue 12), and a `resources/read` of task://{id} against GET /tasks/{id} (issue 26).
+// through GET /tasks, and a `resources/read` of task://{id} against GET /tasks/{id}.
 // Target: each MCP call costs at most 1.5x its REST call at p50.
 // Run alone: node --import tsx bench/mcp.bench.ts
-// Profile:   node --import tsx bench/mcp.bench.ts --profile  (resources/read of task://{id}, or BENCH_PROFILE_REQUEST
-//            one of PROFILED, under load in a server started with node --cpu-prof; BENCH_PROFILE_SECONDS, 20)
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,8 +10,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
 import { createAccessTokens } from '../src/auth/access-tokens.js';
-import { percentile, runLoad, serveApp, stopServer, type LoadRequest } from './harness.js';
-import { mainThreadProfile, summariseProfile } from './profile-summary.js';
+import { percentile, serveApp } from './harness.js';
 
 const TASKS = 500;
 const PAGE = 50;
@@ -22,7 +18,6 @@ const ROUNDS = 400;
 const WARM_UP = 50;
 const TARGET_RATIO = 1.5;
 
-const PROFILE_CONNECTIONS = 4;
 
 /** The service on a throwaway SQLite file, listening, with an account of TASKS tasks and its two tokens. */
 async function startBenchService() {
@@ -61,8 +56,6 @@ async function startBenchService() {
   return { base, restToken, mcpToken, taskIds, stop };
 }
 
-type BenchService = Awaited<ReturnType<typeof startBenchService>>;
-type Served = Omit<BenchService, 'stop'>;
 
 const mcpHeadersFor = (mcpToken: string) => ({
   authorization: `Bearer ${mcpToken}`,
@@ -70,25 +63,9 @@ const mcpHeadersFor = (mcpToken: string) => ({
   accept: 'application/json, text/event-stream',
   'mcp-protocol-version': '2025-11-25',
 });
-const rpc = (method: string, params: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
 
-/** The requests --profile can load the server with, each the same call again and again. */
-const PROFILED: Record<string, (served: Served) => LoadRequest> = {
-  'resources/read': ({ mcpToken, taskIds }) => ({ method: 'POST', path: '/mcp', headers: mcpHeadersFor(mcpToken), body: rpc('resources/read', { uri: `task://${taskIds[0]}` }) }),
-  'GET /tasks/{id}': ({ restToken, taskIds }) => ({ path: `/tasks/${taskIds[0]}`, headers: { authorization: `Bearer ${restToken}` } }),
-  list_tasks: ({ mcpToken }) => ({ method: 'POST', path: '/mcp', headers: mcpHeadersFor(mcpToken), body: rpc('tools/call', { name: 'list_tasks', arguments: { limit: PAGE } }) }),
-  'GET /tasks': ({ restToken }) => ({ path: `/tasks?limit=${PAGE}`, headers: { authorization: `Bearer ${restToken}` } }),
-};
-
-if (process.argv.includes('--serve')) {
-  await serveForProfile();
-} else if (process.argv.includes('--profile')) {
-  await profileRequest();
-  process.exit(0);
-} else {
-  await compare();
-  process.exit(0);
-}
+await compare();
+process.exit(0);
 
 /** The pairs, taking turns on one keep-alive connection each, in this process. */
 async function compare(): Promise<void> {
@@ -171,45 +148,6 @@ async function compare(): Promise<void> {
     await Promise.all([rest.close(), mcp.close()]);
     await stop();
   }
-}
-
-/** The server of --profile, in its own process (started with node --cpu-prof): sends what to load it with over IPC. */
-async function serveForProfile(): Promise<void> {
-  const { stop, ...served } = await startBenchService();
-  process.on('message', (message) => {
-    // The monotonic clock V8's profiler stamps its samples with, in µs: where the load starts.
-    if (message === 'clock') process.send?.({ clockUs: Number(process.hrtime.bigint() / 1000n) });
-  });
-  process.on('SIGTERM', () => void stop().finally(() => process.exit(0)));
-  process.send?.({ served });
-}
-
-/** One request of PROFILED under load (autocannon, in this process) in a server started with node --cpu-prof; the profile's summary. */
-async function profileRequest(): Promise<void> {
-  const name = process.env.BENCH_PROFILE_REQUEST ?? 'resources/read';
-  const requestFor = PROFILED[name];
-  if (!requestFor) throw new Error(`BENCH_PROFILE_REQUEST: one of ${Object.keys(PROFILED).join(', ')}`);
-  const seconds = Number(process.env.BENCH_PROFILE_SECONDS ?? 20);
-  const profileDir = mkdtempSync(join(tmpdir(), 'mcp-profile-'));
-  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=200', '--import', 'tsx', new URL(import.meta.url).pathname, '--serve'], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const served = await new Promise<Served>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    child.once('message', (message: { served: Served }) => resolve(message.served));
-  });
-  const request = requestFor(served);
-  await runLoad(served.base, request, { connections: PROFILE_CONNECTIONS, seconds: 2 });
-  const clockUs = await new Promise<number>((resolve) => {
-    child.once('message', (message: { clockUs: number }) => resolve(message.clockUs));
-    child.send('clock');
-  });
-  const result = await runLoad(served.base, request, { connections: PROFILE_CONNECTIONS, seconds });
-  await stopServer(child);
-  // The main thread's profile (thread 0): tsx's module hooks run in a worker thread that writes one of its own.
-  const file = mainThreadProfile(profileDir);
-  process.stdout.write(`${name}, SQLite, ${PROFILE_CONNECTIONS} connections, ${seconds} s: ${result.requestsPerSecond.toFixed(0)} req/s; profile ${file} (the load's samples only)\n`);
-  process.stdout.write(summariseProfile(file, { fromUs: clockUs }));
 }
 
 interface Timed {

@@ -1,7 +1,7 @@
 // The pipeline bench's targets (bench/pipeline.bench.ts): the app as createService builds it, observability
 // off and on, and the two floors of bench/floors.ts, each in a server process of its own on a database of
 // its own. Started with --serve <target> (compiled, bench/harness.ts's compiledModule), this module is
-// that server; with --serve-pair, both apps in one process (startPair, for the counted observability cost).
+// that server.
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -110,38 +110,11 @@ async function serve(name: TargetName): Promise<void> {
   answerTheBench(listening, close);
 }
 
-/**
- * Both apps, observability off and on, in one server process (`--serve-pair`) on one database, each
- * with its own account: the instrument of `countObservability` (bench/pipeline.bench.ts). Sharing one
- * process, they run the same compiled code in the same tiers, so counted in turn their difference is
- * observability's own work and what it adds to collections, not what V8 happened to have optimised in
- * one process and not the other (docs/benchmarks.md#pipeline).
- */
-async function servePair(): Promise<void> {
-  const config = loadConfig({ ...process.env, DATABASE_URL: process.env.BENCH_DATABASE! });
-  const apps: Listening[] = [];
-  const closers: (() => Promise<unknown>)[] = [];
-  const logger = createLogger(config.LOG_LEVEL);
-  for (const observe of [false, true]) {
-    const service = await createService(config, logger, { observe });
-    const server = await listen(service);
-    apps.push({ url: urlOf(server), account: await signUpWithTasks(urlOf(server)) });
-    closers.push(() => {
-      server.closeAllConnections();
-      server.close();
-      return service.components.stop();
-    });
-  }
-  answerTheBench({ apps }, () => Promise.all(closers.map((close) => close())));
-}
-
 /** Tells the bench where the process listens, then answers its questions until SIGTERM. */
 function answerTheBench(listening: unknown, close: () => Promise<unknown>): void {
   process.send?.(listening);
   process.on('message', (message) => {
     if (message === 'cpu') process.send?.({ cpu: cpuSoFar() } satisfies CpuAnswer);
-    // The monotonic clock V8's profiler stamps its samples with, in µs: where the load starts.
-    if (message === 'clock') process.send?.({ clockUs: Number(process.hrtime.bigint() / 1000n) });
   });
   process.on('SIGTERM', () => void close().finally(() => process.exit(0)));
 }
@@ -154,16 +127,15 @@ export interface Running {
 /**
  * Every target in its own server process, each on a database of its own. The apps come first; each
  * floor's database then gets a copy of the "on" app's account and tasks, so every target reads the
- * same rows with the same token. `launch.nodeOptions` go to the process of `launch.optionsFor` (a
- * profiler's); with `launch.counted` every target runs under callgrind (bench/instructions.ts).
+ * same rows with the same token.
  */
-export async function start(engine: Engine, launch: { optionsFor?: TargetName; nodeOptions?: string[]; counted?: boolean } = {}): Promise<Running> {
+export async function start(engine: Engine): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'pipeline-bench-'));
   const databases: Database[] = [];
   const children: ChildProcess[] = [];
   const redisPrefix = `bench-pipeline-${randomUUID()}:`;
   const spawnTarget = async (name: TargetName, database: Database): Promise<{ child: ChildProcess; listening: Listening }> => {
-    const { child, listening } = await spawnServer(['--serve', name], { engine, database, dir, redisPrefix, ...launch, nodeOptions: launch.optionsFor === name ? launch.nodeOptions : [] });
+    const { child, listening } = await spawnServer(['--serve', name], { engine, database, dir, redisPrefix });
     children.push(child);
     return { child, listening: listening as Listening };
   };
@@ -211,18 +183,15 @@ interface Spawning {
   /** Where the server's standard output (its log) goes. */
   dir: string;
   redisPrefix: string;
-  nodeOptions?: string[];
-  counted?: boolean;
 }
 
-/** This module as a server process (`serveArgs`), compiled, as the app ships, under callgrind when counted; what it sent once listening. */
+/** This module as a server process (`serveArgs`), compiled, as the app ships; what it sent once listening. */
 async function spawnServer(serveArgs: string[], spawning: Spawning): Promise<{ child: ChildProcess; listening: unknown }> {
   const { engine, database, dir, redisPrefix } = spawning;
   const log = openSync(join(dir, `${serveArgs.join('-').replaceAll(/[^a-z]/gi, '-')}.log`), 'a');
   // The app and the floors as they ship: compiled by tsc, not under tsx (bench/harness.ts).
-  const nodeArgs = [...(spawning.nodeOptions ?? []), compiledModule(import.meta.url), ...serveArgs];
+  const nodeArgs = [compiledModule(import.meta.url), ...serveArgs];
   const { child, ready } = await startServerProcess(serveArgs.join(' '), nodeArgs, {
-    counted: spawning.counted,
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -240,41 +209,5 @@ async function spawnServer(serveArgs: string[], spawning: Spawning): Promise<{ c
   return { child, listening: ready };
 }
 
-export interface RunningPair {
-  child: ChildProcess;
-  /** Observability off, then on: the same process. */
-  apps: [ServedTarget, ServedTarget];
-  stop: () => Promise<void>;
-}
-
-/** Both apps in one server process (servePair), counted under callgrind when `counted`. */
-export async function startPair(engine: Engine, counted: boolean): Promise<RunningPair> {
-  const dir = mkdtempSync(join(tmpdir(), 'pipeline-bench-'));
-  const database = await createDatabase(engine);
-  const stopAll = async (child?: ChildProcess) => {
-    if (child) await stopServer(child);
-    await database.drop();
-    rmSync(dir, { recursive: true, force: true });
-  };
-  let child: ChildProcess | undefined;
-  try {
-    const spawned = await spawnServer(['--serve-pair'], { engine, database, dir, redisPrefix: `bench-pipeline-${randomUUID()}:`, counted });
-    child = spawned.child;
-    const [off, on] = (spawned.listening as { apps: [Listening, Listening] }).apps;
-    return {
-      child,
-      apps: [
-        { name: 'API obs off', url: off.url, token: off.account!.token },
-        { name: 'API obs on', url: on.url, token: on.account!.token },
-      ],
-      stop: () => stopAll(child),
-    };
-  } catch (error) {
-    await stopAll(child);
-    throw error;
-  }
-}
-
-if (process.argv.includes('--serve-pair')) await servePair();
 const served = process.argv.indexOf('--serve');
 if (served >= 0) await serve(process.argv[served + 1] as TargetName);

@@ -1,5 +1,5 @@
 // `npm run bench` (or `npm run bench -- pipeline`): runs every bench/*.bench.ts in turn (or those named), each in its own
-// process, and prints its report. harness.ts, floors.ts, instructions.ts and profile-summary.ts are what they share.
+// process, and prints its report. harness.ts is what they share.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 

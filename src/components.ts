@@ -54,7 +54,7 @@ export async function createComponents(deps: CoreDeps, openApi: { document: Reco
     ...oauth.operations,
     ...webhooks.operations,
   ];
-  const mcp = createMcpComponent(deps, openApi.document, createOperationRunner(openApi.document, openApi.table, operations));
+  const mcp = createMcpComponent(deps, openApi.document, createOperationRunner(openApi.document, openApi.table, operations), tasks.byPrefix);
   return {
     identifyCaller: auth.identifyCaller,
     rateLimit: limits.rateLimit,

@@ -55,7 +55,10 @@ export function createOperationRunner(document: Json, table: readonly OperationR
       const input = { caller, callerAccount: undefined, params: request.path, query: request.query, body: request.body, header };
       return (await handler(input as unknown as OperationInput<OperationId> as never)).body;
     } catch (err) {
-      throw toAppError(err, { method: route.method.toUpperCase(), path: route.path, route });
+      const appError = toAppError(err, { method: route.method.toUpperCase(), path: route.path, route });
+      // The cause travels with a 5xx so that MCP logs it as HTTP's renderer does (mcp/failure-log.ts).
+      if (appError !== err && appError.status >= 500) appError.cause = err;
+      throw appError;
     }
   };
 }

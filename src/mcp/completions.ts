@@ -1,45 +1,51 @@
 import type { CompleteRequest, CompleteResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '../http/caller.js';
 import type { RunOperation } from '../http/run-operation.js';
+import { errors } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
+import type { TitleMatch } from '../tasks/tasks.component.js';
 import { WEEKS, type Prompts } from './prompt-gets.js';
 import { TASK_TEMPLATE } from './resource-reads.js';
 import { invalidParams, toRpcError } from './rpc-errors.js';
-import { walkTasks, type Task } from './task-pages.js';
+import { taskPage } from './task-pages.js';
 
 /** `completion/complete` for the argument of the resource template and those of the prompts. */
-export type Complete = (params: CompleteRequest['params'], caller: Caller) => Promise<CompleteResult>;
+export type Complete = (params: CompleteRequest['params'], caller: Caller, requestId?: string) => Promise<CompleteResult>;
 
 /** The protocol's most values per answer. */
 const MAX_VALUES = 100;
+
+/** The open tasks whose labels complete a `label` argument: listTasks' largest page. */
+const LABELS_PAGE_SIZE = 200;
+
+/** The tasks component's bounded prefix query (src/tasks/task-titles.repository.ts). */
+export type TasksByPrefix = (accountId: string, prefix: string, limit: number) => Promise<TitleMatch[]>;
 
 /**
  * Suggestions come from the caller's own account only, through listTasks as its route runs it (scope
  * `tasks:read`): a task id from the start of its title (or of its id), a label from those of the open
  * tasks, a week from the two there are.
  */
-export function createCompletions(runOperation: RunOperation, prompts: Prompts, logger: Logger): Complete {
+export function createCompletions(tasksByPrefix: TasksByPrefix, runOperation: RunOperation, prompts: Prompts, logger: Logger): Complete {
   const taskIds = async (typed: string, caller: Caller) => {
-    const prefix = typed.toLocaleLowerCase();
-    const matches: Task[] = [];
-    for await (const task of walkTasks(runOperation, caller, { status: 'all' })) {
-      if (task.title.toLocaleLowerCase().startsWith(prefix) || task.id.startsWith(prefix)) matches.push(task);
-    }
+    // The scope listTasks asks for: a completion shows no more than the list would.
+    if (!caller.scopes.includes('tasks:read')) throw errors.insufficientScope('tasks:read');
+    const matches = await tasksByPrefix(caller.accountId, typed, MAX_VALUES + 1);
     // The open ones first, then by title: the task a person most likely means.
     matches.sort((a, b) => Number(a.status !== 'open') - Number(b.status !== 'open') || a.title.localeCompare(b.title));
     return matches.map((task) => task.id);
   };
+  // The labels of the first page of open tasks, the oldest first: bounded, whatever the account holds.
   const labels = async (typed: string, caller: Caller) => {
     const prefix = typed.toLocaleLowerCase();
     const found = new Set<string>();
-    for await (const task of walkTasks(runOperation, caller, { status: 'open' })) {
-      for (const label of task.labels) if (label.toLocaleLowerCase().startsWith(prefix)) found.add(label);
-    }
+    const page = await taskPage(runOperation, caller, { status: 'open', limit: LABELS_PAGE_SIZE });
+    for (const task of page.items) for (const label of task.labels) if (label.toLocaleLowerCase().startsWith(prefix)) found.add(label);
     return [...found].sort((a, b) => a.localeCompare(b));
   };
   const weeks = async (typed: string) => WEEKS.filter((week) => week.startsWith(typed.toLowerCase()));
 
-  return async ({ ref, argument }, caller) => {
+  return async ({ ref, argument }, caller, requestId) => {
     let suggest: (typed: string, caller: Caller) => Promise<string[]>;
     if (ref.type === 'ref/resource') {
       if (ref.uri !== TASK_TEMPLATE) throw invalidParams(`No resource template ${ref.uri} completes`, { uri: ref.uri });
@@ -54,9 +60,10 @@ export function createCompletions(runOperation: RunOperation, prompts: Prompts, 
     }
     try {
       const values = await suggest(argument.value, caller);
+      // At most MAX_VALUES + 1 are read: `total` counts what was read, not the account.
       return { completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES } };
     } catch (err) {
-      throw toRpcError(err, logger, { ref, argument: argument.name });
+      throw toRpcError(err, logger, { ref, argument: argument.name }, requestId);
     }
   };
 }

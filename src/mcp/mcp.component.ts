@@ -4,7 +4,7 @@ import { ownResponse, type OperationEntry } from '../http/operations.js';
 import type { RunOperation } from '../http/run-operation.js';
 import { createDnsRebindingGuard } from './dns-rebinding.js';
 import { createMcpHandlers } from './mcp.endpoint.js';
-import { createCompletions } from './completions.js';
+import { createCompletions, type TasksByPrefix } from './completions.js';
 import { createPrompts } from './prompt-gets.js';
 import { createResources } from './resource-reads.js';
 import { createToolCalls } from './tool-calls.js';
@@ -20,13 +20,14 @@ export interface McpComponent {
 
 /**
  * The service as a remote MCP server (docs/signing-in.md): the tools of the catalogue, the resources,
- * the prompts and the completions, every one of them run as REST operations through `runOperation`.
+ * the prompts and the completions, run as REST operations through `runOperation` (a task id's completion,
+ * one bounded query per keystroke, through the tasks component's `byPrefix`).
  */
-export function createMcpComponent({ config, logger }: CoreDeps, openApiDocument: Record<string, unknown>, runOperation: RunOperation): McpComponent {
+export function createMcpComponent({ config, logger }: CoreDeps, openApiDocument: Record<string, unknown>, runOperation: RunOperation, tasksByPrefix: TasksByPrefix): McpComponent {
   const tools = createToolCalls(openApiDocument, runOperation, logger);
   const resources = createResources(runOperation, logger);
   const prompts = createPrompts(runOperation, resources, logger);
-  const complete = createCompletions(runOperation, prompts, logger);
+  const complete = createCompletions(tasksByPrefix, runOperation, prompts, logger);
   const info = openApiDocument.info as { version?: unknown } | undefined;
   const serverInfo = { name: 'task-service', title: 'Task Service', version: String(info?.version ?? '0.0.0') };
   const { handle, renderRefusal } = createMcpHandlers({ tools, resources, prompts, complete }, serverInfo);

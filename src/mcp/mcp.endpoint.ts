@@ -14,6 +14,7 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { callerOf, type Caller } from '../http/caller.js';
+import { requestIdOf } from '../http/request-log.js';
 import { callerIn } from '../http/request-state.js';
 import { AppError } from '../platform/errors.js';
 import type { Complete } from './completions.js';
@@ -52,6 +53,8 @@ const INSTRUCTIONS =
 interface CallContext {
   caller: Caller;
   refusal?: AppError;
+  /** The POST's request id, carried by the line logged when a message fails (mcp/failure-log.ts). */
+  requestId?: string;
 }
 
 /**
@@ -62,22 +65,34 @@ interface CallContext {
 export function createMcpHandlers({ tools, resources, prompts, complete }: McpFeatures, serverInfo: Implementation): { handle: RequestHandler; renderRefusal: ErrorRequestHandler } {
   const { transport, answer, contextOf } = createStatelessTransport<CallContext>();
   const server = new Server(serverInfo, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS });
-  const callerOfRequest = (extra: { requestId: RequestId }) => contextOf(extra.requestId).caller;
+  const contextOfRequest = (extra: { requestId: RequestId }) => contextOf(extra.requestId);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.listed] }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    const { caller, refusal } = contextOf(extra.requestId);
-    return tools.call(request.params.name, request.params.arguments, caller, refusal);
+    const { caller, refusal, requestId } = contextOf(extra.requestId);
+    return tools.call(request.params.name, request.params.arguments, caller, refusal, requestId);
   });
-  server.setRequestHandler(ListResourcesRequestSchema, (request, extra) => resources.list(request.params?.cursor, callerOfRequest(extra)));
+  server.setRequestHandler(ListResourcesRequestSchema, (request, extra) => {
+    const { caller, requestId } = contextOfRequest(extra);
+    return resources.list(request.params?.cursor, caller, requestId);
+  });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [...resources.templates] }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => resources.read(request.params.uri, callerOfRequest(extra)));
+  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => {
+    const { caller, requestId } = contextOfRequest(extra);
+    return resources.read(request.params.uri, caller, requestId);
+  });
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [...prompts.listed] }));
-  server.setRequestHandler(GetPromptRequestSchema, (request, extra) => prompts.get(request.params.name, request.params.arguments, callerOfRequest(extra)));
-  server.setRequestHandler(CompleteRequestSchema, (request, extra) => complete(request.params, callerOfRequest(extra)));
+  server.setRequestHandler(GetPromptRequestSchema, (request, extra) => {
+    const { caller, requestId } = contextOfRequest(extra);
+    return prompts.get(request.params.name, request.params.arguments, caller, requestId);
+  });
+  server.setRequestHandler(CompleteRequestSchema, (request, extra) => {
+    const { caller, requestId } = contextOfRequest(extra);
+    return complete(request.params, caller, requestId);
+  });
   const connected = server.connect(transport);
   const serve = async (req: Request, res: Response, caller: Caller, refusal?: AppError) => {
     await connected;
-    await answer(req, res, { caller, refusal });
+    await answer(req, res, { caller, refusal, requestId: requestIdOf(req) });
   };
 
   const renderRefusal: ErrorRequestHandler = async function renderRefusedToolCall(err: unknown, req, res, next) {

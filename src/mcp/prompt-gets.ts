@@ -13,7 +13,7 @@ export interface Prompts {
   /** `prompts/list`, made once. */
   readonly listed: readonly Prompt[];
   /** `prompts/get`: the messages, with the tasks they are about embedded as `task://` resources. */
-  get(name: string, args: Record<string, string> | undefined, caller: Caller): Promise<GetPromptResult>;
+  get(name: string, args: Record<string, string> | undefined, caller: Caller, requestId?: string): Promise<GetPromptResult>;
   /** The prompt of that name, or the -32602 error of an unknown one. */
   find(name: string): Prompt;
 }
@@ -103,7 +103,7 @@ export function createPrompts(runOperation: RunOperation, resources: Resources, 
   return {
     listed: PROMPT_CATALOGUE,
     find,
-    async get(name, args = {}, caller) {
+    async get(name, args = {}, caller, requestId) {
       const prompt = find(name);
       const known = new Set((prompt.arguments ?? []).map((argument) => argument.name));
       const unknown = Object.keys(args).filter((argument) => !known.has(argument));
@@ -114,7 +114,7 @@ export function createPrompts(runOperation: RunOperation, resources: Resources, 
       try {
         return { description: prompt.description, messages: await builders[name as PromptName](args, caller, new Date()) };
       } catch (err) {
-        throw toRpcError(err, logger, { name });
+        throw toRpcError(err, logger, { name }, requestId);
       }
     },
   };

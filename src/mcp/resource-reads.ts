@@ -16,11 +16,11 @@ const JSON_TYPE = 'application/json';
 /** The resources of docs/signing-in.md: each read is its REST operation, run for the caller. */
 export interface Resources {
   /** `resources/list`: the fixed resources, then every task of the account, a page of listTasks at a time. */
-  list(cursor: string | undefined, caller: Caller): Promise<ListResourcesResult>;
+  list(cursor: string | undefined, caller: Caller, requestId?: string): Promise<ListResourcesResult>;
   /** `resources/templates/list`, made once. */
   readonly templates: readonly ResourceTemplate[];
   /** `resources/read`: the REST response body as JSON; a refusal is the operation's, as a JSON-RPC error. */
-  read(uri: string, caller: Caller): Promise<ReadResourceResult>;
+  read(uri: string, caller: Caller, requestId?: string): Promise<ReadResourceResult>;
   /** The REST body behind a URI, for what embeds resources (prompts); throws the operation's AppError. */
   body(uri: string, caller: Caller): Promise<unknown>;
 }
@@ -65,20 +65,20 @@ export function createResources(runOperation: RunOperation, logger: Logger): Res
 
   return {
     templates: TEMPLATES,
-    async list(cursor, caller) {
+    async list(cursor, caller, requestId) {
       try {
         const page = await taskPage(runOperation, caller, { status: 'all', limit: LIST_PAGE_SIZE, cursor });
         const tasks = page.items.map(toListedResource);
         return { resources: cursor ? tasks : [...FIXED, ...tasks], ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
       } catch (err) {
-        throw toRpcError(err, logger, cursor ? { cursor } : {});
+        throw toRpcError(err, logger, cursor ? { cursor } : {}, requestId);
       }
     },
-    async read(uri, caller) {
+    async read(uri, caller, requestId) {
       try {
         return { contents: [jsonContents(uri, await body(uri, caller))] };
       } catch (err) {
-        throw toRpcError(err, logger, { uri });
+        throw toRpcError(err, logger, { uri }, requestId);
       }
     },
     body,

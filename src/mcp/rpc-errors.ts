@@ -1,6 +1,7 @@
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, errors } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
+import { logFailure } from './failure-log.js';
 
 /**
  * A JSON-RPC error answer of /mcp that is not a tool's: the SDK's server writes `code`, `message` and
@@ -27,16 +28,14 @@ export const REFUSED = -32000;
  * REST error body in `data` (with what was asked for, e.g. `uri`), under -32602 when the params were at
  * fault (as the SDK's own server and SEP-2164 answer an unknown resource), -32603 for internals.
  */
-export function toRpcError(err: unknown, logger: Logger, asked: Record<string, unknown>): RpcError {
+export function toRpcError(err: unknown, logger: Logger, asked: Record<string, unknown>, requestId?: string): RpcError {
   if (err instanceof RpcError) return err;
-  if (!(err instanceof AppError)) {
-    logger.error({ err, ...asked }, 'MCP request failed');
-    return toRpcError(errors.internal(), logger, asked);
-  }
-  const body = { ...err.toBody(), ...asked };
-  if (err.status >= 500) return new RpcError(ErrorCode.InternalError, err.message, body);
-  const paramsAtFault = err.code === 'VALIDATION_FAILED' || err.code === 'NOT_FOUND';
-  return new RpcError(paramsAtFault ? ErrorCode.InvalidParams : REFUSED, err.message, body);
+  logFailure(logger, requestId, err, asked);
+  const appError = err instanceof AppError ? err : errors.internal();
+  const body = { ...appError.toBody(), ...asked, ...(appError.status >= 500 && requestId !== undefined ? { requestId } : {}) };
+  if (appError.status >= 500) return new RpcError(ErrorCode.InternalError, appError.message, body);
+  const paramsAtFault = appError.code === 'VALIDATION_FAILED' || appError.code === 'NOT_FOUND';
+  return new RpcError(paramsAtFault ? ErrorCode.InvalidParams : REFUSED, appError.message, body);
 }
 
 /** -32602 for params that name nothing this server has (an unknown URI, prompt or argument). */

@@ -19,10 +19,13 @@ export async function taskPage(
   return (await runOperation('listTasks', caller, { path: {}, query: defined })) as TaskList;
 }
 
+/** The most pages a prompt reads (1,000 tasks): its cost is bounded whatever the account holds. */
+export const WALK_PAGES_MAX = 5;
+
 /**
- * Every task of the caller's account with that status, page after page of listTasks (a walk sees each
- * task once, whatever changes meanwhile: its keyset pagination). For prompts and completions, which
- * need the whole account and not one page.
+ * The caller's tasks with that status, page after page of listTasks (a walk sees each task once,
+ * whatever changes meanwhile: its keyset pagination), at most WALK_PAGES_MAX pages. For prompts,
+ * which sum up more than one page.
  */
 export async function* walkTasks(
   runOperation: RunOperation,
@@ -30,9 +33,10 @@ export async function* walkTasks(
   query: { status: TaskStatusFilter; updatedSince?: string },
 ): AsyncGenerator<Task> {
   let cursor: string | undefined;
+  let pages = 0;
   do {
     const page = await taskPage(runOperation, caller, { ...query, cursor, limit: WALK_PAGE_SIZE });
     yield* page.items;
     cursor = page.nextCursor ?? undefined;
-  } while (cursor);
+  } while (cursor && ++pages < WALK_PAGES_MAX);
 }

@@ -3,6 +3,7 @@ import type { Caller } from '../http/caller.js';
 import type { RunOperation } from '../http/run-operation.js';
 import { AppError, errors } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
+import { logFailure } from './failure-log.js';
 import { describeTools, toListedTool, toOperationRequest, type DescribedTool } from './tool-catalogue.js';
 import { toolErrorResult, toolResult } from './tool-results.js';
 
@@ -10,7 +11,7 @@ export interface ToolCalls {
   /** The `tools/list` answer, made once from the document. */
   readonly listed: readonly Tool[];
   /** Runs a tool for the caller; `refusal` is a rate-limit answer that stands in for the run. */
-  call: (name: string, args: Record<string, unknown> | undefined, caller: Caller, refusal?: AppError) => Promise<CallToolResult>;
+  call: (name: string, args: Record<string, unknown> | undefined, caller: Caller, refusal?: AppError, requestId?: string) => Promise<CallToolResult>;
 }
 
 /**
@@ -24,7 +25,7 @@ export function createToolCalls(document: object, runOperation: RunOperation, lo
 
   return {
     listed,
-    async call(name, args = {}, caller, refusal) {
+    async call(name, args = {}, caller, refusal, requestId) {
       const tool = tools.get(name);
       // A JSON-RPC error, as the protocol has it for a tool that does not exist.
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
@@ -36,9 +37,9 @@ export function createToolCalls(document: object, runOperation: RunOperation, lo
       try {
         return toolResult(tool.name, await runOperation(tool.operationId, caller, toOperationRequest(tool, args)));
       } catch (err) {
-        if (err instanceof AppError) return toolErrorResult(byArgument(err));
-        logger.error({ err, tool: name }, 'tool call failed');
-        return toolErrorResult(errors.internal().toBody());
+        logFailure(logger, requestId, err, { tool: name });
+        const appError = err instanceof AppError ? err : errors.internal();
+        return toolErrorResult(appError.status >= 500 && requestId !== undefined ? { ...appError.toBody(), requestId } : byArgument(appError));
       }
     },
   };

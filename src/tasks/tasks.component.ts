@@ -6,10 +6,12 @@ import { createChangeCursors } from './change-cursor.js';
 import { createTaskChangeRecorder, type TaskChangeListener, type TaskChangeRecorder } from './task-changes.js';
 import { createTasksHandlers, tasksOperations } from './tasks.operations.js';
 import { createTasksService } from './tasks.service.js';
+import { tasksByPrefix, type TitleMatch } from './task-titles.repository.js';
 import { detachConnectorTasks, upsertExternalTasks, type ExternalTaskBatch, type UpsertCounts } from './external-tasks.repository.js';
 
 export type { TaskChange, TaskChangeListener } from './task-changes.js';
 export type { ExternalTask, UpsertCounts } from './external-tasks.repository.js';
+export type { TitleMatch } from './task-titles.repository.js';
 
 export interface TasksComponent {
   /** listTasks, listTaskChanges, createTask, getTask, updateTask, deleteTask. */
@@ -18,6 +20,8 @@ export interface TasksComponent {
   usage: (accountId: string) => Promise<{ limit: number; used: number }>;
   /** What the connectors' sync needs of tasks. */
   sync: TasksForSync;
+  /** At most `limit` tasks of the account whose title (case-insensitive) or id starts with `prefix`, by title: MCP's completions. */
+  byPrefix: (accountId: string, prefix: string, limit: number) => Promise<TitleMatch[]>;
 }
 
 export interface TasksComponentOptions {
@@ -51,6 +55,7 @@ export function createTasksComponent({ config, db }: CoreDeps, options: TasksCom
     operations: tasksOperations(createTasksHandlers(service)),
     usage: (accountId) => service.usage(accountId),
     sync: createTasksForSync({ db, maxTasks: config.TASKS_MAX_PER_ACCOUNT, changes }),
+    byPrefix: (accountId, prefix, limit) => tasksByPrefix(db, accountId, prefix, limit),
   };
 }
 

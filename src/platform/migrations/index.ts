@@ -9,6 +9,7 @@ import * as taskChanges from './009-task-changes.js';
 import * as webhooks from './010-webhooks.js';
 import * as tombstonesKeyed from './011-tombstones-keyed.js';
 import * as tombstonesWithoutAgeIndex from './012-tombstones-without-age-index.js';
+import * as taskTitlePrefix from './013-task-title-prefix.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -23,6 +24,7 @@ const all: Record<string, Migration> = {
   '010-webhooks': webhooks,
   '011-tombstones-keyed': tombstonesKeyed,
   '012-tombstones-without-age-index': tombstonesWithoutAgeIndex,
+  '013-task-title-prefix': taskTitlePrefix,
 };
 
 /** Migrations compiled in, so they run the same from src/ under tsx and from dist/. */
