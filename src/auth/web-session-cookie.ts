@@ -13,6 +13,8 @@ export interface WebSessionCookie {
   checkSameOrigin: (req: Request) => void;
   /** The refresh token the request's cookie carries, after `checkSameOrigin`; undefined without the cookie. */
   read: (req: Request) => string | undefined;
+  /** The cookie's token without the checks, for what only keys on it (the refresh budget). */
+  peek: (req: Request) => string | undefined;
   /** The Set-Cookie value that holds `refreshToken` for `maxAgeSeconds`. */
   set: (req: Request, refreshToken: string, maxAgeSeconds: number) => string;
   /** The Set-Cookie value that removes the cookie. */
@@ -45,15 +47,20 @@ export function createWebSessionCookie(publicUrl: string | undefined): WebSessio
     }
   };
 
+  const peek = (req: Request) => {
+    const header = req.headers.cookie;
+    // base64url tokens: nothing to percent-decode; the first cookie of the name, as the browser orders them.
+    const token = header ? parseCookie(header, { decode: (value) => value })[attributes(req).name] : undefined;
+    return token === undefined || token.length === 0 || token.length > MAX_TOKEN_LENGTH ? undefined : token;
+  };
+
   return {
     checkSameOrigin,
     read: (req) => {
       checkSameOrigin(req);
-      const header = req.headers.cookie;
-      // base64url tokens: nothing to percent-decode; the first cookie of the name, as the browser orders them.
-      const token = header ? parseCookie(header, { decode: (value) => value })[attributes(req).name] : undefined;
-      return token === undefined || token.length === 0 || token.length > MAX_TOKEN_LENGTH ? undefined : token;
+      return peek(req);
     },
+    peek,
     set: (req, refreshToken, maxAgeSeconds) => {
       const { name, options } = attributes(req);
       return stringifySetCookie(name, refreshToken, { ...options, maxAge: maxAgeSeconds, encode: (value) => value });
