@@ -256,3 +256,32 @@ describe('the fence of a cookie session', () => {
     expect(limitHeaders(other)['remaining-client']).toBe(3);
   });
 });
+
+describe('the refresh budget of a cookie session', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { RATE_LIMIT_REFRESH_BURST_PER_MINUTE: '5' } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('is keyed by the account of the cookie’s token, as a body token’s is, not by the client’s address', async () => {
+    await awayFromMinuteEnd();
+    const origin = server.baseUrl;
+    const cookieOfNewAccount = async () =>
+      cookieOf((await post(server, '/auth/register', origin, { body: { email: uniqueEmail('budget'), password: PASSWORD, session: 'cookie' } })).setCookies[0]!);
+    const first = await cookieOfNewAccount();
+    const second = await cookieOfNewAccount();
+    const remaining = async (cookie: string) => {
+      const answer = await post(server, '/auth/refresh', origin, { cookie });
+      expect(answer.status).toBe(200);
+      return { remaining: Number(answer.headers.get('x-ratelimit-remaining')), next: cookieOf(answer.setCookies[0]!) };
+    };
+    const a1 = await remaining(first);
+    const a2 = await remaining(a1.next);
+    expect([a1.remaining, a2.remaining]).toEqual([4, 3]);
+    // Another account from the same address starts its own count.
+    expect((await remaining(second)).remaining).toBe(4);
+  });
+});
