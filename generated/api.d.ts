@@ -82,9 +82,10 @@ export interface paths {
          *     seconds of the rightful rotation also gets a pair, undetected; it is detected from then on, and
          *     signing out or closing the account revokes every token of the session.
          *
-         *     The refresh budget is keyed by the account only while the token is one a refresh would honour;
-         *     refusals of unknown, revoked, expired or rotated tokens are counted by client IP, so replaying a
-         *     dead token never spends the budget of the account's live sessions.
+         *     The refresh budget is keyed by the account only while the token (the body's, or the refresh
+         *     cookie's) is one a refresh would honour; refusals of unknown, revoked, expired or rotated tokens
+         *     are counted by client IP, so replaying a dead token never spends the budget of the account's
+         *     live sessions.
          *
          *     Cookie session: with no `refreshToken` in the body, the token is read from the refresh cookie
          *     (`__Host-refresh` when `PUBLIC_URL` is https, `refresh` over plain http) set by a sign-in with
