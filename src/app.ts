@@ -12,6 +12,7 @@ import type { OperationRoute } from './http/operation-table.js';
 import { ownResponse, type OperationEntry } from './http/operations.js';
 import { loggerFor } from './http/request-log.js';
 import { createRoutes } from './http/routes.js';
+import { serveWebApp } from './http/web-app.js';
 import { errors } from './platform/errors.js';
 import type { Logger } from './platform/logger.js';
 
@@ -59,7 +60,7 @@ export function createApp(parts: AppParts): Express {
   app.set('query parser', 'simple');
 
   const observability = parts.observe === false ? undefined : createObservability(parts);
-  const routes = createRoutes({
+  const routes = serveWebApp(config.WEB_APP_DIR, createRoutes({
     config,
     document: openApi.document,
     table: parts.table,
@@ -80,7 +81,7 @@ export function createApp(parts: AppParts): Express {
     }),
     pageHeaders: parts.pageHeaders,
     mcpGuard: parts.mcpGuard,
-  });
+  }));
   // First: every response, the early refusals and the probes included, carries its request id.
   if (observability) app.use(observability.requestLog);
   app.use(routes);

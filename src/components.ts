@@ -37,7 +37,7 @@ export interface Components {
 /** Wires the business components together; each owns its routes, logic and data. */
 export async function createComponents(deps: CoreDeps, openApi: { document: Record<string, unknown>; table: readonly OperationRoute[] }): Promise<Components> {
   const auth = createAuthComponent(deps);
-  const limits = await createLimitsComponent(deps, { refreshTokenAccount: auth.refreshTokenAccount });
+  const limits = await createLimitsComponent(deps, { refreshTokenAccount: auth.refreshTokenAccount, refreshCookieOf: auth.refreshCookieOf });
   const webhooks = createWebhooksComponent(deps);
   const tasks = createTasksComponent(deps, {
     cursorKey: auth.deriveKey((secret) => createHmac('sha256', secret).update('task-change-cursor').digest()),

@@ -14,6 +14,7 @@ import { createLoginLockout } from './login-lockout.js';
 import { createPasswords } from './passwords.js';
 import { createRefreshTokensRepository } from './refresh-tokens.repository.js';
 import { createTokenPairs, type TokenPairs } from './token-pairs.js';
+import { createWebSessionCookie, type WebSessionCookie } from './web-session-cookie.js';
 
 // The front door of auth for the components built on it (the OAuth server): the pieces they share.
 export { parseScopes, type AccessTokens } from './access-tokens.js';
@@ -29,6 +30,8 @@ export interface AuthComponent {
   operations: OperationEntry[];
   /** The account a refresh token belongs to (any state), so the refresh budget can key on it. */
   refreshTokenAccount: (refreshToken: string) => Promise<string | undefined>;
+  /** The token of a request's refresh cookie (a cookie session), unchecked: what the refresh budget keys on. */
+  refreshCookieOf: WebSessionCookie['peek'];
   /** For the OAuth server: sign-in through the lockout, token pairs for its clients, reading access tokens. */
   verifyCredentials: AuthService['verifyCredentials'];
   tokenPairs: TokenPairs;
@@ -59,6 +62,7 @@ export function createAuthComponent({ config, db, logger }: CoreDeps): AuthCompo
   });
   const apiTokens = createApiTokens(createApiTokensRepository(db), tokenPairs);
   const accounts = createAccountsRepository(db);
+  const webSessionCookie = createWebSessionCookie(config.PUBLIC_URL);
   const service = createAuthService({
     accounts,
     passwords: createPasswords(),
@@ -74,8 +78,9 @@ export function createAuthComponent({ config, db, logger }: CoreDeps): AuthCompo
       audienceFits: createAudienceCheck(config.JWT_AUDIENCE, config.PUBLIC_URL),
       accountOf: accounts.profileOf,
     }),
-    operations: [...authOperations(service), ...apiTokensOperations(apiTokens)],
+    operations: [...authOperations(service, webSessionCookie), ...apiTokensOperations(apiTokens)],
     refreshTokenAccount: tokenPairs.liveAccountOf,
+    refreshCookieOf: webSessionCookie.peek,
     verifyCredentials: service.verifyCredentials,
     tokenPairs,
     accessTokens,

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Metric } from 'prom-client';
 import type { components } from '../../generated/api.js';
 import type { Config } from '../config.js';
@@ -21,6 +21,8 @@ export type BudgetUsage = components['schemas']['BudgetUsage'];
 
 export interface LimitsHooks {
   refreshTokenAccount: (refreshToken: string) => Promise<string | undefined>;
+  /** The token of a request's refresh cookie (a cookie session): the refresh budget keys on it when the body has none. */
+  refreshCookieOf?: (req: Request) => string | undefined;
 }
 
 export interface LimitsComponent {
@@ -58,7 +60,7 @@ export async function createLimitsComponent(
   const metrics = createLimitsMetrics(() => (redisUp === undefined ? 'memory' : redisUp() ? 'redis' : 'fallback'));
   const passThrough: RequestHandler = (_req, _res, next) => next();
   return {
-    rateLimit: config.RATE_LIMITS_ENABLED ? createRateLimitMiddleware(limiter, planFor, metrics.recordDecision) : passThrough,
+    rateLimit: config.RATE_LIMITS_ENABLED ? createRateLimitMiddleware(limiter, planFor, metrics.recordDecision, hooks.refreshCookieOf) : passThrough,
     usage: async (caller) => {
       const { governing, client } = await limiter.peek(usagePlan(caller));
       return { account: toUsage(governing), client: toUsage(client!) };

@@ -22,10 +22,11 @@ export function createRateLimitMiddleware(
   limiter: Limiter,
   planFor: (facts: RequestFacts) => Promise<Plan>,
   onDecision?: (plan: Plan, decision: Decision) => void,
+  refreshCookieOf?: (req: Request) => string | undefined,
 ): RequestHandler {
   return async function count(req, res, next) {
     try {
-      const plan = await planFor(new ExpressRequestFacts(req, res));
+      const plan = await planFor(new ExpressRequestFacts(req, res, refreshCookieOf));
       const decision = await limiter.spend(plan);
       onDecision?.(plan, decision);
       setRateLimitHeaders(res, decision);
@@ -45,6 +46,7 @@ class ExpressRequestFacts implements RequestFacts {
   constructor(
     private readonly req: Request,
     res: Response,
+    private readonly refreshCookieOf: ((req: Request) => string | undefined) | undefined,
   ) {
     this.budget = res.locals.route?.budget;
     this.caller = callerIn(res.locals.identity);
@@ -54,6 +56,10 @@ class ExpressRequestFacts implements RequestFacts {
 
   clientIp(): string {
     return clientIpOf(this.req);
+  }
+
+  refreshCookie(): string | undefined {
+    return this.refreshCookieOf?.(this.req);
   }
 }
 

@@ -69,6 +69,15 @@ describe('which budgets a request spends', () => {
     expect(plan).toEqual({ governing: { budget: budgets.refresh, subject: 'account:acct-7' } });
   });
 
+  it('keys the refresh budget by the account of the refresh cookie when the body has no token (a cookie session)', async () => {
+    const { planFor, lookups } = planner();
+    const plan = await planFor(facts('POST', '/auth/refresh', { body: {}, refreshCookie: () => 'rt-of-acct-7' }));
+    expect(plan.governing).toEqual({ budget: budgets.refresh, subject: 'account:acct-7' });
+    // The body's token, when there is one, is the one the refresh uses, and the one the budget keys on.
+    await planFor(facts('POST', '/auth/refresh', { body: { refreshToken: 'nobody-issued-this' }, refreshCookie: () => 'rt-of-acct-7' }));
+    expect(lookups).toEqual(['rt-of-acct-7', 'nobody-issued-this']);
+  });
+
   it('keys the refresh budget by client IP when the token is unknown, missing or absurdly long', async () => {
     const { planFor, lookups } = planner();
     for (const body of [{ refreshToken: 'nobody-issued-this' }, undefined, { refreshToken: 42 }, { refreshToken: 'x'.repeat(5000) }]) {

@@ -11,6 +11,8 @@ export interface RequestFacts {
   readonly caller?: Caller;
   /** The parsed JSON body, when there is one (the refresh budget is keyed by its refresh token). */
   readonly body?: unknown;
+  /** The token of the request's refresh cookie (a cookie session), asked only when the body has none. */
+  refreshCookie?(): string | undefined;
   /** X-Request-Id, for the lines logged while planning. */
   readonly requestId?: string;
 }
@@ -32,14 +34,14 @@ export function createPlanner(
   refreshTokenAccount: RefreshTokenAccount,
   onLookupError: (err: unknown, requestId: string | undefined) => void,
 ) {
-  const accountOfRefreshToken = async (body: unknown, requestId: string | undefined): Promise<string | undefined> => {
-    const token = (body as { refreshToken?: unknown } | undefined)?.refreshToken;
+  const accountOfRefreshToken = async (facts: RequestFacts): Promise<string | undefined> => {
+    const token = (facts.body as { refreshToken?: unknown } | undefined)?.refreshToken ?? facts.refreshCookie?.();
     if (typeof token !== 'string' || token.length === 0 || token.length > MAX_REFRESH_TOKEN_LENGTH) return undefined;
     try {
       return await refreshTokenAccount(token);
     } catch (err) {
       // The database being down must not make the limiter fail the request: count by IP instead.
-      onLookupError(err, requestId);
+      onLookupError(err, facts.requestId);
       return undefined;
     }
   };
@@ -51,7 +53,7 @@ export function createPlanner(
       return { governing: { budget: budgets.strict, subject: `${declaration.group}:${facts.clientIp()}` } };
     }
     if (declaration?.budget === 'refresh') {
-      const accountId = await accountOfRefreshToken(facts.body, facts.requestId);
+      const accountId = await accountOfRefreshToken(facts);
       const subject = accountId === undefined ? `ip:${facts.clientIp()}` : `account:${accountId}`;
       return { governing: { budget: budgets.refresh, subject } };
     }
