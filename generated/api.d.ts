@@ -3813,7 +3813,13 @@ export interface operations {
                 limit?: number;
                 /** @description The `nextCursor` of the previous page, as given. */
                 cursor?: string;
-                /** @description Only tasks updated at or after this time. */
+                /**
+                 * @deprecated
+                 * @description Only tasks updated at or after this time. Deprecated: it cannot tell an app that a task was
+                 *     deleted. Use `GET /tasks/changes` (listTaskChanges) instead; a request that uses it is answered
+                 *     with `Deprecation`, `Sunset` and `Link` headers, and it stops being accepted after its sunset,
+                 *     2027-06-01 (docs/versioning.md says how to migrate).
+                 */
                 updatedSince?: string;
             };
             header?: never;

@@ -5,6 +5,7 @@ the modules beside it are written by hand: the session (refresh, 429 waits), bud
 """
 
 from .client import Authorization, TaskService
+from .deprecation import CONTRACT_VERSION, TaskServiceDeprecationWarning
 from .errors import ApiError, OAuthFlowError
 from .generated.types import UNSET
 from .rate_limits import DEFAULT_RETRY_AFTER_SECONDS, RateLimits, Window
@@ -12,6 +13,7 @@ from .session import IssuedTokens, RetryPolicy
 from .webhooks import WebhookVerificationError, sign_webhook, verify_webhook
 
 __all__ = [
+    "CONTRACT_VERSION",
     "DEFAULT_RETRY_AFTER_SECONDS",
     "UNSET",
     "ApiError",
@@ -21,6 +23,7 @@ __all__ = [
     "RateLimits",
     "RetryPolicy",
     "TaskService",
+    "TaskServiceDeprecationWarning",
     "WebhookVerificationError",
     "Window",
     "sign_webhook",

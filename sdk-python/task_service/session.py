@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 
+from .deprecation import warn_if_deprecated
 from .rate_limits import DEFAULT_RETRY_AFTER_SECONDS, RateLimits, parse_retry_after
 
 
@@ -225,16 +226,17 @@ class SessionTransport(httpx.BaseTransport):
             if _is_token_expired(response):
                 outcome = state.refresh_once(generation)
                 if outcome.response is not None and not outcome.signed_out:
-                    return self._record(_replay(outcome.response))
+                    return self._record(request, _replay(outcome.response))
                 if not outcome.signed_out:
                     response.close()
                     del request.headers["authorization"]
                     _authorize(request, state.access_token)
                     response = send_with_retry(self.inner, request, state.retry)
-        return self._record(response)
+        return self._record(request, response)
 
-    def _record(self, response: httpx.Response) -> httpx.Response:
+    def _record(self, request: httpx.Request, response: httpx.Response) -> httpx.Response:
         self.state.last_rate_limits = RateLimits.from_response(response)
+        warn_if_deprecated(request, response)
         return response
 
     def close(self) -> None:
@@ -259,16 +261,17 @@ class AsyncSessionTransport(httpx.AsyncBaseTransport):
             if _is_token_expired(response):
                 outcome = await asyncio.to_thread(state.refresh_once, generation)
                 if outcome.response is not None and not outcome.signed_out:
-                    return self._record(_replay(outcome.response))
+                    return self._record(request, _replay(outcome.response))
                 if not outcome.signed_out:
                     await response.aclose()
                     del request.headers["authorization"]
                     _authorize(request, state.access_token)
                     response = await send_with_retry_async(self.inner, request, state.retry)
-        return self._record(response)
+        return self._record(request, response)
 
-    def _record(self, response: httpx.Response) -> httpx.Response:
+    def _record(self, request: httpx.Request, response: httpx.Response) -> httpx.Response:
         self.state.last_rate_limits = RateLimits.from_response(response)
+        warn_if_deprecated(request, response)
         return response
 
     async def aclose(self) -> None:

@@ -22,4 +22,11 @@ if (target === 'src') {
     new URL('../src/schemas.ts', import.meta.url),
     `// Written by scripts/copy-api-types.mjs from generated/api.d.ts: one named type per schema of the document.\nimport type { components } from './api.js';\n\ntype Schemas = components['schemas'];\n\n${body}\n`,
   );
+  // The contract version the types were generated from: info.version, the document's first two-space `version:` (info comes first).
+  const version = /^ {2}version: '?(\d+\.\d+\.\d+[^'\n]*)'?$/m.exec(readFileSync(new URL('../../openapi/openapi.yaml', import.meta.url), 'utf8'))?.[1];
+  if (!version) throw new Error('copy-api-types: no info.version in openapi/openapi.yaml');
+  writeFileSync(
+    new URL('../src/contract-version.ts', import.meta.url),
+    `// Written by scripts/copy-api-types.mjs from openapi/openapi.yaml.\n/** The version of the API contract (the document's info.version) this SDK was generated from. */\nexport const CONTRACT_VERSION = '${version}';\n`,
+  );
 }

@@ -1,5 +1,6 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, operations, paths } from './api.js';
+import { deprecationWarnings } from './deprecation.js';
 import { firstPartyRefresh } from './first-party-refresh.js';
 import { createOAuthFlow, type AuthorizationParams, type ExchangeParams, type OAuthFlow, type OAuthOptions } from './oauth.js';
 import { settle, settleRead, type NotModified, type ReadResult, type Result } from './result.js';
@@ -63,6 +64,7 @@ export function createTaskClient(options: TaskClientOptions) {
   const oauth = options.oauth ? createOAuthFlow(baseUrl, options.oauth, retrying, (issued) => tokens.adopt(issued)) : undefined;
   const tokens = new Session(baseUrl, options, options.onTokens, retrying, oauth?.refreshGrant ?? firstPartyRefresh(baseUrl, retrying));
   const api: Client<paths> = createClient<paths>({ baseUrl, fetch: (request) => tokens.fetch(request) });
+  api.use(deprecationWarnings);
   const init = (call: CallOptions = {}) => callInit(call, options.timeoutMs);
   const oauthFlow = (): OAuthFlow => {
     if (!oauth) throw new Error('createTaskClient({ oauth: { clientId } }) is needed for the OAuth code flow.');

@@ -1,4 +1,5 @@
 export { createTaskClient, type CallOptions, type Conditional, type ConditionalRead, type GetTask, type TaskClient, type TaskClientOptions, type Result, type ReadResult, type NotModified } from './client.js';
+export { CONTRACT_VERSION } from './contract-version.js';
 export { TaskApiError, parseRetryAfter, type ErrorBody } from './errors.js';
 export { rateLimitOf, type RateLimitWindow } from './rate-limit.js';
 export { DEFAULT_RETRY_AFTER_SECONDS, type RetryOptions } from './retry.js';

@@ -11,7 +11,7 @@ import { REQUEST_ID_HEADER } from './request-log.js';
  * are exposed; `rateLimitHeaders` come from the document, so a new one is never missed.
  */
 export function corsHeaders(allowedOrigins: '*' | readonly string[], rateLimitHeaders: readonly string[]): RequestHandler {
-  const exposedHeaders = ['Retry-After', 'Location', 'WWW-Authenticate', REQUEST_ID_HEADER, ...rateLimitHeaders];
+  const exposedHeaders = ['Retry-After', 'Location', 'WWW-Authenticate', REQUEST_ID_HEADER, 'Deprecation', 'Sunset', 'Link', ...rateLimitHeaders];
   const handler = cors({
     origin: allowedOrigins === '*' ? '*' : [...allowedOrigins],
     methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],

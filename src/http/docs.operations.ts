@@ -24,7 +24,7 @@ const docsPage = `<!doctype html>
     <style>body { margin: 0; padding: 0; }</style>
   </head>
   <body>
-    <redoc spec-url="/openapi.json" hide-download-button="false" show-extensions="x-rate-limit-budget,x-rate-limit-group"></redoc>
+    <redoc spec-url="/openapi.json" hide-download-button="false" show-extensions="x-rate-limit-budget,x-rate-limit-group,x-deprecated-at,x-sunset"></redoc>
     <script src="/docs/redoc.standalone.js"></script>
   </body>
 </html>`;

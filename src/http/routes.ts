@@ -6,6 +6,7 @@ import { checkAccess } from './access-check.js';
 import { chainOf } from './chain.js';
 import { readBody, readBodyBeforeCount } from './body-parsing.js';
 import { corsHeaders, rateLimitHeaderNames } from './cors.js';
+import { deprecationSteps } from './deprecation.js';
 import type { createErrorRenderers } from './error-renderers.js';
 import { refuseNulCharacters } from './nul-characters.js';
 import { byPath, type OperationRoute } from './operation-table.js';
@@ -80,6 +81,7 @@ export function createRoutes(parts: RouteParts): RequestHandler {
     const checks = 'handler' in entry ? parts.validator.stepsFor(route.method, access) : [access];
     const steps = [
       routeOf(route),
+      ...deprecationSteps(parts.document, route, parts.config.PUBLIC_URL),
       ...admission(route, counted, earlyBodyStep ? [earlyBodyStep] : []),
       ...(bodyStep ? [bodyStep] : []),
       ...(counted ? [refuseNulCharacters] : []),

@@ -28,7 +28,7 @@ export function taskCommands(program: Command, run: WithContext): void {
     .addOption(new Option('--status <status>', 'which tasks').choices(['open', 'completed', 'all']).default('all'))
     .option('--limit <n>', 'tasks per page (1-200)', '50')
     .option('--cursor <cursor>', 'the page after this cursor (from the previous page)')
-    .option('--updated-since <time>', 'only tasks changed since this time (RFC 3339 or YYYY-MM-DD)')
+    .option('--updated-since <time>', 'only tasks changed since this time (RFC 3339 or YYYY-MM-DD), read from the change feed: every page')
     .option('--all', 'walk every page')
     .option('--changed-since <cursor>', 'what changed (deletions included) since a cursor an earlier run printed; "start" for every task and a first cursor')
     .addHelpText(
@@ -45,7 +45,12 @@ export function taskCommands(program: Command, run: WithContext): void {
           return;
         }
         const limit = wholeNumber(options.limit, '--limit', 1, 200);
-        const query = { status: options.status, limit, updatedSince: options.updatedSince && dateTime(options.updatedSince, '--updated-since') };
+        if (options.updatedSince !== undefined) {
+          if (options.cursor) throw usageError('--updated-since reads every page of the change feed: leave out --cursor.');
+          await listUpdatedSince(context, dateTime(options.updatedSince, '--updated-since'), options.status);
+          return;
+        }
+        const query = { status: options.status, limit };
         const client = context.client();
         if (options.all) {
           if (options.cursor) throw usageError('--all starts from the first page: leave out --cursor.');
@@ -164,7 +169,8 @@ const CHANGE_COLUMNS: Column<TaskChange>[] = [
 ];
 
 /** Follows the change feed to its end: every change since the cursor, and the cursor to keep for next time. */
-async function listChanges(context: Context, cursor: string | undefined): Promise<void> {
+/** Every change after `cursor` (from the start without one), and the cursor to keep. */
+async function changesSince(context: Context, cursor: string | undefined): Promise<{ changes: TaskChange[]; nextCursor: string | undefined }> {
   const client = context.client();
   const changes: TaskChange[] = [];
   let nextCursor = cursor;
@@ -176,9 +182,30 @@ async function listChanges(context: Context, cursor: string | undefined): Promis
     nextCursor = page.nextCursor;
     hasMore = page.hasMore;
   }
+  return { changes, nextCursor };
+}
+
+async function listChanges(context: Context, cursor: string | undefined): Promise<void> {
+  const { changes, nextCursor } = await changesSince(context, cursor);
   context.output.result({ changes, nextCursor }, () => {
     context.output.table(changes, CHANGE_COLUMNS, 'No changes.');
     context.output.note(`Next time: taskctl tasks list --changed-since ${nextCursor}`);
+  });
+}
+
+/**
+ * The tasks changed at or after `since`, from the change feed rather than listTasks' deprecated
+ * `updatedSince` (docs/versioning.md): the same rows, and a pointer to `--changed-since`, which also tells deletions.
+ */
+async function listUpdatedSince(context: Context, since: string, status: 'open' | 'completed' | 'all'): Promise<void> {
+  const from = Date.parse(since);
+  const { changes } = await changesSince(context, undefined);
+  const items = changes.flatMap((change) =>
+    change.kind === 'upserted' && Date.parse(change.task.updatedAt) >= from && (status === 'all' || change.task.status === status) ? [change.task] : [],
+  );
+  context.output.result({ items, nextCursor: null }, () => {
+    context.output.table(items, COLUMNS, 'No tasks.');
+    context.output.note('Deleted tasks are not listed: taskctl tasks list --changed-since start, then the cursor it prints, tells those too.');
   });
 }
 
