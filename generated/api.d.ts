@@ -2830,7 +2830,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description An OAuth protocol error (RFC 6749 §5.2, RFC 7591 §3.2.2). */
+        /**
+         * @description An OAuth protocol error (RFC 6749 §5.2, RFC 7591 §3.2.2). A body of another content type than the
+         *     form (JSON included) is `invalid_request`.
+         */
         OAuthError: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2879,7 +2882,8 @@ export interface components {
         };
         /**
          * @description An OAuth protocol error (RFC 6749 §5.2, RFC 8628 §3.5). A form that does not match the schema
-         *     (malformed, a NUL character, a field too long) is `invalid_request` too.
+         *     (malformed, a NUL character, a field too long), or a body of another content type than the form
+         *     (JSON included), is `invalid_request` too.
          */
         OAuthRequestError: {
             headers: {
@@ -2908,7 +2912,8 @@ export interface components {
         };
         /**
          * @description Refused metadata (RFC 7591 §3.2.2: `invalid_redirect_uri`, `invalid_client_metadata`). A body that
-         *     is not JSON, or not an object of the documented field types, is `invalid_client_metadata` too.
+         *     is not JSON, or not an object of the documented field types, or sent with another content type
+         *     than `application/json`, is `invalid_client_metadata` too.
          */
         OAuthRegistrationError: {
             headers: {
@@ -5037,7 +5042,6 @@ export interface operations {
             };
             400: components["responses"]["OAuthRegistrationError"];
             413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5221,7 +5225,6 @@ export interface operations {
             400: components["responses"]["OAuthError"];
             401: components["responses"]["OAuthError"];
             413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5260,7 +5263,6 @@ export interface operations {
             };
             400: components["responses"]["OAuthError"];
             413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5302,7 +5304,6 @@ export interface operations {
             400: components["responses"]["OAuthRequestError"];
             401: components["responses"]["OAuthError"];
             413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
