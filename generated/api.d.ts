@@ -2860,7 +2860,7 @@ export interface components {
             };
         };
         /**
-         * @description An OAuth protocol error (RFC 6749 §5.2, RFC 7591 §3.2.2). A body of another content type than the
+         * @description An OAuth protocol error (RFC 6749 section 5.2, RFC 7591 section 3.2.2). A body of another content type than the
          *     form (JSON included) is `invalid_request`.
          */
         OAuthError: {
