@@ -1,4 +1,6 @@
-# For those with a container engine: docker build -t task-service . && docker run -p 3000:3000 task-service
+# For those with a container engine (production mode needs its two secrets; docs/production.md):
+#   docker build -t task-service .
+#   docker run -p 3000:3000 -e JWT_SECRET=$(openssl rand -hex 32) -e CONNECTOR_SECRET_KEY=$(openssl rand -hex 32) task-service
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*

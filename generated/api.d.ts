@@ -17,11 +17,6 @@ export interface paths {
          * Create an account and sign in
          * @description Creates an account and returns a token pair for the first-party client `web`. The email is
          *     trimmed and lower-cased. Spends the strict sign-in budget of this endpoint (by client IP).
-         *
-         *     With `"session": "cookie"` (the first-party web app, same origin only) the refresh token is not
-         *     in the body: it is set as an `HttpOnly`, `SameSite=Strict` cookie (`Set-Cookie`) that
-         *     `/auth/refresh` and `/auth/logout` read, and the request must be `Content-Type: application/json`
-         *     with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
          */
         post: operations["registerAccount"];
         delete?: never;
@@ -47,11 +42,6 @@ export interface paths {
          *     attempt on every login gets 429 `ACCOUNT_LOCKED` with `Retry-After` (seconds until unlock), even
          *     with the right password. Attempts during the lock do not extend it; after it the counter starts
          *     again from 0. Spends the strict sign-in budget of this endpoint (by client IP).
-         *
-         *     With `"session": "cookie"` (the first-party web app, same origin only) the refresh token is not
-         *     in the body: it is set as an `HttpOnly`, `SameSite=Strict` cookie (`Set-Cookie`) that
-         *     `/auth/refresh` and `/auth/logout` read, and the request must be `Content-Type: application/json`
-         *     with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
          */
         post: operations["login"];
         delete?: never;
@@ -82,16 +72,9 @@ export interface paths {
          *     seconds of the rightful rotation also gets a pair, undetected; it is detected from then on, and
          *     signing out or closing the account revokes every token of the session.
          *
-         *     The refresh budget is keyed by the account only while the token (the body's, or the refresh
-         *     cookie's) is one a refresh would honour; refusals of unknown, revoked, expired or rotated tokens
-         *     are counted by client IP, so replaying a dead token never spends the budget of the account's
-         *     live sessions.
-         *
-         *     Cookie session: with no `refreshToken` in the body, the token is read from the refresh cookie
-         *     (`__Host-refresh` when `PUBLIC_URL` is https, `refresh` over plain http) set by a sign-in with
-         *     `"session": "cookie"`, only on a `Content-Type: application/json` request whose `Origin` is
-         *     `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`); the answer then has no `refreshToken` and the next
-         *     token comes as the cookie. Without either, 401 `INVALID_REFRESH_TOKEN`.
+         *     The refresh budget is keyed by the account only while the token is one a refresh would honour;
+         *     refusals of unknown, revoked, expired or rotated tokens are counted by client IP, so replaying a
+         *     dead token never spends the budget of the account's live sessions.
          */
         post: operations["refreshTokens"];
         delete?: never;
@@ -113,9 +96,6 @@ export interface paths {
          * Sign out
          * @description Revokes the refresh token's whole family. Also 204 for an unknown or already revoked token, so a retry is
          *     safe. Access tokens already issued to the session stay valid until they expire (`JWT_ACCESS_EXPIRES`).
-         *
-         *     Cookie session: with no `refreshToken` in the body, the refresh cookie's token is revoked (on the
-         *     same `Content-Type` and `Origin` terms as `/auth/refresh`) and the cookie is cleared (`Max-Age=0`).
          */
         post: operations["logout"];
         delete?: never;
@@ -264,7 +244,7 @@ export interface paths {
         };
         /**
          * Changes since a cursor (the change feed)
-         * @description Keeps a mirror of the account's tasks in sync, deletions included. Without
+         * @description Keeps a mirror of the account's tasks in sync, deletions included (decisions §15). Without
          *     `cursor` it starts from the beginning: every stored task as an `upserted` change (an initial
          *     sync). With the `nextCursor` of an earlier answer it lists every change committed since, in
          *     commit order: `upserted` with the task's latest state, or `deleted` with the task's id. A task
@@ -360,9 +340,9 @@ export interface paths {
         put?: never;
         /**
          * Connect (or re-authorise) an external account
-         * @description Verifies the credentials with the provider. The same external account already connected -> 200 and
+         * @description Verifies the credentials with the provider. The same external account already connected → 200 and
          *     its credentials are replaced (always allowed, also at the cap). A new one below
-         *     `CONNECTOR_ACCOUNTS_MAX_PER_TYPE` -> 201; beyond it 403 `QUOTA_EXCEEDED` (exact under concurrency).
+         *     `CONNECTOR_ACCOUNTS_MAX_PER_TYPE` → 201; beyond it 403 `QUOTA_EXCEEDED` (exact under concurrency).
          *     `github` takes `{ token, baseUrl? }`; `ical` takes `{ url }` (`webcal://` means https).
          *     Scope `connectors:write`.
          *
@@ -723,7 +703,7 @@ export interface paths {
         put?: never;
         /**
          * The MCP server (Streamable HTTP, stateless)
-         * @description A Model Context Protocol server on the official SDK: one JSON-RPC message per POST,
+         * @description A Model Context Protocol server (decisions §11) on the official SDK: one JSON-RPC message per POST,
          *     answered with one JSON body (`Accept` must list `application/json` and `text/event-stream`), no
          *     session (`Mcp-Session-Id` is neither given nor needed; `GET` and `DELETE /mcp` answer 405 with
          *     `Allow: POST`, as the transport prescribes for a stateless server). Protocol revision `2025-11-25`, older ones
@@ -827,9 +807,9 @@ export interface paths {
          *     `POST /oauth/authorize`, carrying a CSRF token bound to these parameters and to a cookie set
          *     here (`oauth_csrf`, HttpOnly, SameSite=Strict, 10 minutes).
          *
-         *     The parameters are checked here rather than by the schema, in this order (RFC 6749 section 4.1.2.1):
+         *     The parameters are checked here rather than by the schema, in this order (RFC 6749 §4.1.2.1):
          *     - an unknown `client_id`, or a `redirect_uri` that is missing or not registered for it (exact
-         *       match; for loopback URIs any port, RFC 8252 section 7.3), answers 400 with an HTML error page and
+         *       match; for loopback URIs any port, RFC 8252 §7.3), answers 400 with an HTML error page and
          *       never redirects;
          *     - every other problem redirects (302) to the `redirect_uri` with `error` (`invalid_request`,
          *       `unsupported_response_type`, `invalid_scope`, `invalid_target`), `error_description`, `state` and `iss`:
@@ -895,12 +875,12 @@ export interface paths {
          *     a rotated one again revokes its whole family, except within `REFRESH_REUSE_INTERVAL_SECONDS` of
          *     its rotation, when it gets a new pair of the same grant (see `POST /auth/refresh` for the trade-off).
          *
-         *     `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 section 3.4, for clients allowed it: `taskctl`):
+         *     `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4, for clients allowed it: `taskctl`):
          *     `device_code` and `client_id`. Until the person decides, 400 `authorization_pending`; polling
          *     faster than `interval` seconds, 400 `slow_down` (and the interval grows by 5 s); denied,
          *     `access_denied`; past its 600 s, `expired_token`; a used or unknown code, `invalid_grant`.
          *
-         *     Errors are RFC 6749 section 5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
+         *     Errors are RFC 6749 §5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
          *     a form that does not match the schema is `invalid_request`. Spends the strict sign-in budget of this
          *     endpoint (by client IP); its 429s use the common error body.
          */
@@ -925,7 +905,7 @@ export interface paths {
          * @description A refresh token revokes its whole family; an access token revokes the family it was issued with
          *     (the access token itself stays valid until its `exp`, at most `JWT_ACCESS_EXPIRES` seconds).
          *     When `client_id` is given, only tokens issued to that client are revoked. Unknown, expired or
-         *     already revoked tokens answer 200 as well (RFC 7009 section 2.2); a missing `token` is 400
+         *     already revoked tokens answer 200 as well (RFC 7009 §2.2); a missing `token` is 400
          *     `invalid_request`.
          */
         post: operations["revokeOAuthToken"];
@@ -1409,7 +1389,36 @@ export interface components {
             result?: Record<string, never>;
             error?: Record<string, never>;
         };
-        /** @enum {string} */
+        /**
+         * @description The stable code of an error; program against it, not the message. Every code, when it happens
+         *     and what to do: docs/errors.md.
+         *     - `VALIDATION_FAILED` (400): the request does not match this document; `details` says where. Fix it.
+         *     - `UNAUTHENTICATED` (401): no token, or one not accepted. Sign in again.
+         *     - `TOKEN_EXPIRED` (401): the access token expired. Refresh it and retry once.
+         *     - `INVALID_CREDENTIALS` (401): wrong email or password.
+         *     - `INVALID_REFRESH_TOKEN` (401): the refresh token is unknown, expired or revoked. Sign in again.
+         *     - `REFRESH_TOKEN_REUSED` (401): a used refresh token came back; the session is revoked. Sign in again.
+         *     - `INSUFFICIENT_SCOPE` (403): the token lacks `requiredScope`. Get a token with it.
+         *     - `WEB_SESSION_REQUIRED` (403): only a web session may close the account.
+         *     - `QUOTA_EXCEEDED` (403): the cap in `quota` is reached (`limit`, `used`). Delete something; waiting does not help.
+         *     - `NOT_FOUND` (404): no such resource in this account, or no such path.
+         *     - `METHOD_NOT_ALLOWED` (405): the path does not take this method; `Allow` lists those it does.
+         *     - `HOST_NOT_ALLOWED`, `ORIGIN_NOT_ALLOWED` (403): `/mcp` called for another Host, or from an origin not allowed.
+         *     - `EMAIL_IN_USE` (409): the email has an account. Log in instead.
+         *     - `PAYLOAD_TOO_LARGE` (413), `HEADERS_TOO_LARGE` (431), `REQUEST_TIMEOUT` (408): the request is too large or too slow.
+         *     - `UNSUPPORTED_MEDIA_TYPE` (415): send `application/json`.
+         *     - `IDEMPOTENCY_KEY_REUSED` (422): the `Idempotency-Key` was used with another body. Use a new key.
+         *     - `PRECONDITION_FAILED` (412): `If-Match` names an old version; the `ETag` is the current one. Read again and retry.
+         *     - `CURSOR_EXPIRED` (410): the change-feed cursor is too old. Start again without one.
+         *     - `CONNECTOR_AUTH_FAILED` (422): the provider refused the credentials. Check them.
+         *     - `RATE_LIMIT_EXCEEDED` (429): `window` has no budget left. Wait `retryAfterSeconds`, then retry.
+         *     - `ACCOUNT_LOCKED` (429): too many failed logins. Wait `retryAfterSeconds`.
+         *     - `INTERNAL_ERROR` (500): our fault; report `requestId`.
+         *     - `NOT_IMPLEMENTED` (501): an operation without a handler; a running server never answers it.
+         *     - `CONNECTOR_UNAVAILABLE` (502): the provider could not be reached. Retry later.
+         *     - `SERVICE_UNAVAILABLE` (503): the database is unreachable. Retry after `Retry-After`.
+         * @enum {string}
+         */
         ErrorCode: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "REFRESH_TOKEN_REUSED" | "INSUFFICIENT_SCOPE" | "WEB_SESSION_REQUIRED" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "EMAIL_IN_USE" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "PRECONDITION_FAILED" | "CURSOR_EXPIRED" | "CONNECTOR_AUTH_FAILED" | "RATE_LIMIT_EXCEEDED" | "ACCOUNT_LOCKED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "CONNECTOR_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
         /**
          * @description `tokens:manage` is account management (list, create and revoke API tokens; list and withdraw
@@ -1434,7 +1443,6 @@ export interface components {
             email: string;
             password: string;
             name?: string;
-            session?: components["schemas"]["SessionMode"];
         };
         /**
          * @example {
@@ -1445,16 +1453,7 @@ export interface components {
         LoginRequest: {
             email: string;
             password: string;
-            session?: components["schemas"]["SessionMode"];
         };
-        /**
-         * @description Where the refresh token goes: `token` (the default) returns it in the body; `cookie` (for the
-         *     first-party web app on this origin) sets it as an `HttpOnly` cookie only `/auth/*` reads and
-         *     leaves it out of the body, so no script ever sees it.
-         * @default token
-         * @enum {string}
-         */
-        SessionMode: "token" | "cookie";
         DeleteAccountRequest: {
             /** @description The account's password. */
             password: string;
@@ -1465,8 +1464,7 @@ export interface components {
          *     }
          */
         RefreshRequest: {
-            /** @description Required unless the refresh cookie of a cookie session stands for it. */
-            refreshToken?: string;
+            refreshToken: string;
         };
         /**
          * @example {
@@ -1480,8 +1478,8 @@ export interface components {
         TokenPair: {
             /** @description A JWT; send it as `Authorization: Bearer <accessToken>`. */
             accessToken: string;
-            /** @description Opaque; exchange it at `/auth/refresh`. It works once. Always present, except in a cookie session, where it travels only as the refresh cookie. */
-            refreshToken?: string;
+            /** @description Opaque; exchange it at `/auth/refresh`. It works once. */
+            refreshToken: string;
             /** @enum {string} */
             tokenType: "Bearer";
             /** @description Seconds the access token lives. */
@@ -2144,7 +2142,7 @@ export interface components {
             grant_types?: ("authorization_code" | "refresh_token")[];
             /** @description `code` only (the default). */
             response_types?: "code"[];
-            /** @description Space-separated (RFC 6749 section 3.3) names of the scopes, at least one. */
+            /** @description Space-separated (RFC 6749 §3.3) names of the scopes, at least one. */
             scope?: string;
             /**
              * @description `native` (redirect URIs on loopback http or a private-use scheme) or `web` (https redirect URIs). When absent, what the redirect URIs say.
@@ -2185,7 +2183,7 @@ export interface components {
             application_type?: "native" | "web";
         };
         /**
-         * @description RFC 6749 section 4.1.3 and section 6. The schema states what every refusal of it shares (`invalid_request`); the
+         * @description RFC 6749 §4.1.3 and §6. The schema states what every refusal of it shares (`invalid_request`); the
          *     values with an error code of their own (`unsupported_grant_type`, `invalid_scope`, `invalid_target`,
          *     `invalid_grant`, `invalid_client`) are checked by the server.
          * @example {
@@ -2244,7 +2242,7 @@ export interface components {
         OAuthRevokeRequest: {
             /** @description A refresh or access token. */
             token: string;
-            /** @description `access_token` or `refresh_token`; optional, and any value is only a hint (RFC 7009 section 2.1): the token is looked up either way. */
+            /** @description `access_token` or `refresh_token`; optional, and any value is only a hint (RFC 7009 §2.1): the token is looked up either way. */
             token_type_hint?: string;
             client_id?: string;
         };
@@ -2290,9 +2288,9 @@ export interface components {
             resource?: string;
         };
         /**
-         * @description RFC 8628 section 3.1. The schema states what every refusal of it shares (`invalid_request`); which client
+         * @description RFC 8628 §3.1. The schema states what every refusal of it shares (`invalid_request`); which client
          *     may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets (`invalid_scope`, RFC 6749
-         *     section 5.2, also for a malformed scope) are checked by the server.
+         *     §5.2, also for a malformed scope) are checked by the server.
          * @example {
          *       "client_id": "taskctl",
          *       "scope": "tasks:read tasks:write"
@@ -2301,7 +2299,7 @@ export interface components {
         DeviceAuthorizationRequest: {
             /** @description `taskctl`. */
             client_id: string;
-            /** @description Space-separated scope names (RFC 6749 section 3.3). */
+            /** @description Space-separated scope names (RFC 6749 §3.3). */
             scope?: string;
         };
         /**
@@ -2861,7 +2859,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description An OAuth protocol error (RFC 6749 section 5.2, RFC 7591 section 3.2.2). */
+        /**
+         * @description An OAuth protocol error (RFC 6749 section 5.2, RFC 7591 section 3.2.2). A body of another content type than the
+         *     form (JSON included) is `invalid_request`.
+         */
         OAuthError: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2909,8 +2910,9 @@ export interface components {
             };
         };
         /**
-         * @description An OAuth protocol error (RFC 6749 section 5.2, RFC 8628 section 3.5). A form that does not match the schema
-         *     (malformed, a NUL character, a field too long) is `invalid_request` too.
+         * @description An OAuth protocol error (RFC 6749 §5.2, RFC 8628 §3.5). A form that does not match the schema
+         *     (malformed, a NUL character, a field too long), or a body of another content type than the form
+         *     (JSON included), is `invalid_request` too.
          */
         OAuthRequestError: {
             headers: {
@@ -2938,8 +2940,9 @@ export interface components {
             };
         };
         /**
-         * @description Refused metadata (RFC 7591 section 3.2.2: `invalid_redirect_uri`, `invalid_client_metadata`). A body that
-         *     is not JSON, or not an object of the documented field types, is `invalid_client_metadata` too.
+         * @description Refused metadata (RFC 7591 §3.2.2: `invalid_redirect_uri`, `invalid_client_metadata`). A body that
+         *     is not JSON, or not an object of the documented field types, or sent with another content type
+         *     than `application/json`, is `invalid_client_metadata` too.
          */
         OAuthRegistrationError: {
             headers: {
@@ -2989,17 +2992,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
+                /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                 "text/html": string;
                 "application/json": components["schemas"]["Error"];
             };
         };
     };
     parameters: {
-        /** @description The refresh token of a cookie session when `PUBLIC_URL` is https; read only when the body has no `refreshToken`. */
-        RefreshCookieSecure: string;
-        /** @description The refresh token of a cookie session over plain http (development); read only when the body has no `refreshToken`. */
-        RefreshCookiePlain: string;
         WebhookId: string;
         DeliveryId: string;
         /**
@@ -3065,19 +3064,12 @@ export interface components {
          * @example "3"
          */
         ETag: string;
-        /** @description On every 401: `Bearer error="invalid_token", resource_metadata="..."` (RFC 6750, RFC 9728) when the bearer token sent is malformed, unknown, expired or for another resource (RFC 8707); `Bearer resource_metadata="..."` when no credentials were sent (RFC 6750 section 3.1) or the password or refresh token was the problem. The metadata is `/.well-known/oauth-protected-resource`, or `/.well-known/oauth-protected-resource/mcp` for `/mcp`. On a 403 `INSUFFICIENT_SCOPE`: `Bearer error="insufficient_scope", scope="...", resource_metadata="..."`, naming the scope to ask for. */
+        /** @description On every 401: `Bearer error="invalid_token", resource_metadata="…"` (RFC 6750, RFC 9728) when the bearer token sent is malformed, unknown, expired or for another resource (RFC 8707); `Bearer resource_metadata="…"` when no credentials were sent (RFC 6750 §3.1) or the password or refresh token was the problem. The metadata is `/.well-known/oauth-protected-resource`, or `/.well-known/oauth-protected-resource/mcp` for `/mcp`. On a 403 `INSUFFICIENT_SCOPE`: `Bearer error="insufficient_scope", scope="…", resource_metadata="…"`, naming the scope to ask for. */
         "WWW-Authenticate": string;
         /** @description The OAuth pages' policy: nothing loads but their own inline style; forms post only to this server and the client's redirect URI; no framing. */
         "Content-Security-Policy": string;
         /** @description `DENY`: the OAuth pages are never shown inside a frame (clickjacking). */
         "X-Frame-Options": "DENY";
-        /**
-         * @description Only in a cookie session (`"session": "cookie"`, or a refresh or sign-out through the cookie): the
-         *     refresh token as `__Host-refresh=<token>; Max-Age=<refreshExpiresIn>; Path=/; HttpOnly; Secure;
-         *     SameSite=Strict` when `PUBLIC_URL` is https, or `refresh=<token>; Max-Age=<refreshExpiresIn>;
-         *     Path=/auth; HttpOnly; SameSite=Strict` over plain http; sign-out clears it (`Max-Age=0`).
-         */
-        "Set-Cookie-Refresh": string;
         /** @description The consent form's CSRF cookie `oauth_csrf` (HttpOnly, SameSite=Strict, Secure over https, 10 minutes). */
         "Set-Cookie-OAuthCsrf": string;
     };
@@ -3105,10 +3097,9 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Account created and signed in (without `refreshToken` in a cookie session). */
+            /** @description Account created and signed in. */
             201: {
                 headers: {
-                    "Set-Cookie": components["headers"]["Set-Cookie-Refresh"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3127,33 +3118,6 @@ export interface operations {
                 };
             };
             400: components["responses"]["ValidationFailed"];
-            /** @description The refresh cookie asked for or used on a request whose `Origin` is not `PUBLIC_URL`'s or whose `Content-Type` is not `application/json` (`ORIGIN_NOT_ALLOWED`): cross-site request forgery protection. */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
-                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
-                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
-                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
-                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
-                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 403,
-                     *       "code": "ORIGIN_NOT_ALLOWED",
-                     *       "message": "The refresh cookie is only set and read on an application/json request from this service's own origin (https://tasks.example.com)."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description The email is already registered (`EMAIL_IN_USE`). */
             409: {
                 headers: {
@@ -3207,10 +3171,9 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in (without `refreshToken` in a cookie session). */
+            /** @description Signed in. */
             200: {
                 headers: {
-                    "Set-Cookie": components["headers"]["Set-Cookie-Refresh"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3257,33 +3220,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The refresh cookie asked for or used on a request whose `Origin` is not `PUBLIC_URL`'s or whose `Content-Type` is not `application/json` (`ORIGIN_NOT_ALLOWED`): cross-site request forgery protection. */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
-                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
-                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
-                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
-                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
-                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 403,
-                     *       "code": "ORIGIN_NOT_ALLOWED",
-                     *       "message": "The refresh cookie is only set and read on an application/json request from this service's own origin (https://tasks.example.com)."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /**
@@ -3319,12 +3255,7 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
-            cookie?: {
-                /** @description The refresh token of a cookie session when `PUBLIC_URL` is https; read only when the body has no `refreshToken`. */
-                "__Host-refresh"?: components["parameters"]["RefreshCookieSecure"];
-                /** @description The refresh token of a cookie session over plain http (development); read only when the body has no `refreshToken`. */
-                refresh?: components["parameters"]["RefreshCookiePlain"];
-            };
+            cookie?: never;
         };
         requestBody: {
             content: {
@@ -3332,10 +3263,9 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A new token pair (without `refreshToken` when the refresh cookie was used; the next one is set as the cookie). */
+            /** @description A new token pair. */
             200: {
                 headers: {
-                    "Set-Cookie": components["headers"]["Set-Cookie-Refresh"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3382,33 +3312,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The refresh cookie asked for or used on a request whose `Origin` is not `PUBLIC_URL`'s or whose `Content-Type` is not `application/json` (`ORIGIN_NOT_ALLOWED`): cross-site request forgery protection. */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
-                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
-                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
-                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
-                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
-                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 403,
-                     *       "code": "ORIGIN_NOT_ALLOWED",
-                     *       "message": "The refresh cookie is only set and read on an application/json request from this service's own origin (https://tasks.example.com)."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3421,12 +3324,7 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
-            cookie?: {
-                /** @description The refresh token of a cookie session when `PUBLIC_URL` is https; read only when the body has no `refreshToken`. */
-                "__Host-refresh"?: components["parameters"]["RefreshCookieSecure"];
-                /** @description The refresh token of a cookie session over plain http (development); read only when the body has no `refreshToken`. */
-                refresh?: components["parameters"]["RefreshCookiePlain"];
-            };
+            cookie?: never;
         };
         requestBody: {
             content: {
@@ -3434,10 +3332,9 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed out (a cookie session's cookie cleared). */
+            /** @description Signed out. */
             204: {
                 headers: {
-                    "Set-Cookie": components["headers"]["Set-Cookie-Refresh"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3454,33 +3351,6 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["ValidationFailed"];
-            /** @description The refresh cookie asked for or used on a request whose `Origin` is not `PUBLIC_URL`'s or whose `Content-Type` is not `application/json` (`ORIGIN_NOT_ALLOWED`): cross-site request forgery protection. */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
-                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
-                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
-                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
-                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
-                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 403,
-                     *       "code": "ORIGIN_NOT_ALLOWED",
-                     *       "message": "The refresh cookie is only set and read on an application/json request from this service's own origin (https://tasks.example.com)."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3813,13 +3683,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `nextCursor` of the previous page, as given. */
                 cursor?: string;
-                /**
-                 * @deprecated
-                 * @description Only tasks updated at or after this time. Deprecated: it cannot tell an app that a task was
-                 *     deleted. Use `GET /tasks/changes` (listTaskChanges) instead; a request that uses it is answered
-                 *     with `Deprecation`, `Sunset` and `Link` headers, and it stops being accepted after its sunset,
-                 *     2027-06-01 (docs/versioning.md says how to migrate).
-                 */
+                /** @description Only tasks updated at or after this time. */
                 updatedSince?: string;
             };
             header?: never;
@@ -5207,7 +5071,6 @@ export interface operations {
             };
             400: components["responses"]["OAuthRegistrationError"];
             413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5253,7 +5116,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -5304,7 +5167,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -5346,7 +5209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                     "text/html": string;
                     "application/json": components["schemas"]["Error"];
                 };
@@ -5391,7 +5254,6 @@ export interface operations {
             400: components["responses"]["OAuthError"];
             401: components["responses"]["OAuthError"];
             413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5410,7 +5272,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Revoked, or the token was unknown (RFC 7009 section 2.2). */
+            /** @description Revoked, or the token was unknown (RFC 7009 §2.2). */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -5430,7 +5292,6 @@ export interface operations {
             };
             400: components["responses"]["OAuthError"];
             413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5472,7 +5333,6 @@ export interface operations {
             400: components["responses"]["OAuthRequestError"];
             401: components["responses"]["OAuthError"];
             413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5504,7 +5364,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -5541,7 +5401,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -5570,7 +5430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                     "text/html": string;
                     "application/json": components["schemas"]["Error"];
                 };
@@ -5827,7 +5687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -5860,7 +5720,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example /*! Redoc standalone bundle *\/ ... */
+                    /** @example /*! Redoc standalone bundle *\/ … */
                     "text/javascript": string;
                 };
             };
@@ -5893,7 +5753,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <svg xmlns="http://www.w3.org/2000/svg" width="160" height="40">...</svg> */
+                    /** @example <svg xmlns="http://www.w3.org/2000/svg" width="160" height="40">…</svg> */
                     "image/svg+xml": string;
                 };
             };
@@ -5952,7 +5812,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5981,7 +5841,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6010,7 +5870,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6039,7 +5899,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6068,7 +5928,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6097,7 +5957,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6126,7 +5986,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -1,15 +1,34 @@
-// The documentation stays true (issue 27): every relative link leads somewhere, and the production
-// guide lists exactly the settings src/config.ts reads.
+// The documentation stays true: every relative link leads somewhere, every path written in a code
+// span exists, the production guide lists exactly the settings src/config.ts reads, the error
+// reference has every error code and the sign-in guide every scope of the document. The metrics and
+// the README's curl quick start need a running server: contract-tests/docs/documentation.test.ts.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { settingNames } from '../src/config.js';
-import { brokenReason, firstColumnUnder, githubSlug, headingAnchors, relativeLinks, settingLikeNames, type Link } from './docs-links.js';
+import {
+  brokenReason,
+  codeSpanPaths,
+  firstCodeBlockUnder,
+  firstColumnUnder,
+  githubSlug,
+  headingAnchors,
+  ignoredPrefixes,
+  missingPathReason,
+  relativeLinks,
+  serviceMetricNames,
+  settingLikeNames,
+  type Link,
+} from './docs-links.js';
 
 const root = new URL('../', import.meta.url).pathname;
 const read = (file: string) => readFileSync(`${root}${file}`, 'utf8');
 
-const errorCodes: string[] = parse(read('openapi/openapi.yaml')).components.schemas.ErrorCode.enum;
+const document = parse(read('openapi/openapi.yaml'));
+const errorCodes: string[] = document.components.schemas.ErrorCode.enum;
+const scopes: string[] = document.components.schemas.Scope.enum;
+// Build outputs and local state a fresh checkout lacks; web/dist is built from web/ by npm run build.
+const ignored = [...ignoredPrefixes(read('.gitignore')), 'web/dist'];
 
 const documentation = [
   'README.md',
@@ -19,6 +38,9 @@ const documentation = [
   'sdk/README.md',
   'cli/README.md',
   'sdk-python/README.md',
+  'CONTRIBUTING.md',
+  'SECURITY.md',
+  'patches/README.md',
 ].filter((file) => existsSync(`${root}${file}`));
 
 describe('the documentation', () => {
@@ -33,6 +55,31 @@ describe('the documentation', () => {
       .filter((entry): entry is { link: Link; reason: string } => entry.reason !== undefined)
       .map(({ link, reason }) => `${link.file}:${link.line} (${link.target}): ${reason}`);
     expect(broken).toEqual([]);
+  });
+
+  it('names only files and folders that exist when it writes a path in a code span', () => {
+    const missing = documentation
+      .flatMap((file) => codeSpanPaths(root, file, read(file)))
+      .map((path) => ({ path, reason: missingPathReason(root, path, ignored) }))
+      .filter((entry): entry is { path: Link; reason: string } => entry.reason !== undefined)
+      .map(({ path, reason }) => `${path.file}:${path.line}: ${reason}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('explains every ErrorCode of the document under a heading of its own in docs/errors.md, and no other', () => {
+    const anchors = headingAnchors(read('docs/errors.md'));
+    expect(errorCodes.filter((code) => !anchors.has(code.toLowerCase()))).toEqual([]);
+    const headed = [...read('docs/errors.md').matchAll(/^### `([A-Z_]+)`$/gm)].map((match) => match[1]!);
+    expect(headed.filter((code) => !errorCodes.includes(code))).toEqual([]);
+  });
+
+  it('names every scope of the document in docs/signing-in.md', () => {
+    const guide = read('docs/signing-in.md');
+    expect(scopes.filter((scope) => !guide.includes(`\`${scope}\``))).toEqual([]);
+  });
+
+  it('has a curl quick start in the README (run against a server by contract-tests/docs/documentation.test.ts)', () => {
+    expect(firstCodeBlockUnder(read('README.md'), 'Quick start with curl', 'sh')).toMatch(/^API=http:\/\/localhost:3000$/m);
   });
 
   it('lists every setting src/config.ts reads in the settings table of docs/production.md', () => {
@@ -51,11 +98,52 @@ describe('the documentation', () => {
 });
 
 describe('the link check', () => {
+  it('finds paths in code spans, not web types, API paths, placeholders or fenced code, and judges them', () => {
+    const markdown = [
+      'See `src/config.ts:12`, `docs/`, `contract-tests/oauth/*.test.ts` and `contract-tests/security-*.test.ts`.',
+      'Not paths: `application/json`, `/auth/login`, `owner/name`, `@task-service/sdk`, `src/<capability>/`, `https://x.example/a.md`.',
+      'Missing: `docs/no-such-guide.md`, `examples/gone/`, `./dist/main.js` (ignored).',
+      '```sh',
+      'cat `src/not-checked.ts`',
+      '```',
+    ].join('\n');
+    const paths = codeSpanPaths(root, 'README.md', markdown);
+    expect(paths.map((path) => path.target)).toEqual([
+      'src/config.ts',
+      'docs/',
+      'contract-tests/oauth/*.test.ts',
+      'contract-tests/security-*.test.ts',
+      'docs/no-such-guide.md',
+      'examples/gone/',
+      'dist/main.js',
+    ]);
+    expect(paths.map((path) => missingPathReason(root, path, ['dist/']) ?? 'ok')).toEqual([
+      'ok',
+      'ok',
+      'ok',
+      'no file or folder contract-tests/security-*.test.ts',
+      'no file or folder docs/no-such-guide.md',
+      'no file or folder examples/gone',
+      'ok',
+    ]);
+  });
+
+  it('reads the service metric names of an exposition and the quick start block under its heading', () => {
+    expect(serviceMetricNames('# HELP a x\n# TYPE task_service_a_total counter\n# TYPE process_cpu gauge\n# TYPE task_service_b histogram\n')).toEqual([
+      'task_service_a_total',
+      'task_service_b',
+    ]);
+    const readme = ['## Quick start', '```sh', 'echo one', '```', '## Next', '```sh', 'echo two', '```'].join('\n');
+    expect(firstCodeBlockUnder(readme, 'Quick start', 'sh')).toBe('echo one');
+    expect(firstCodeBlockUnder(readme, 'Missing', 'sh')).toBeUndefined();
+    expect(firstCodeBlockUnder(['## Empty', 'prose', '## Next', '```sh', 'x', '```'].join('\n'), 'Empty', 'sh')).toBeUndefined();
+  });
+
   it('makes the anchors GitHub makes for headings with code, punctuation and repeats', () => {
     const anchors = headingAnchors(
-      ['# Task Service', '## Headers and 429', '### Browser apps (CORS)', '## `REDIS_URL` and [Redis](x.md)', '## Notes', '```sh', '## not a heading', '```', '## Notes'].join('\n'),
+      ['# Task Service', '## Headers and 429', '### Browser apps (CORS)', '## `REDIS_URL` and [Redis](x.md)', '## Notes', '```sh', '## not a heading', '```', '## Notes', '### `TOKEN_EXPIRED`', '## _Emphasis_ here'].join('\n'),
     );
-    expect([...anchors]).toEqual(['task-service', 'headers-and-429', 'browser-apps-cors', 'redis_url-and-redis', 'notes', 'notes-1']);
+    expect([...anchors]).toEqual(['task-service', 'headers-and-429', 'browser-apps-cors', 'redis_url-and-redis', 'notes', 'notes-1', 'token_expired', 'emphasis-here']);
     expect(githubSlug('Running in production: a 2-minute tour — step 1')).toBe('running-in-production-a-2-minute-tour--step-1');
   });
 

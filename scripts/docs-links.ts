@@ -1,7 +1,7 @@
-// The link and settings checks of the documentation (issue 27), run by scripts/docs-links.test.ts.
+// The link, path and settings checks of the documentation, run by scripts/docs-links.test.ts.
 // Reads Markdown as GitHub renders it closely enough for our own pages: fenced code blocks and code
 // spans hold no links or headings; a heading's anchor is its text as GitHub slugs it.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, relative, resolve } from 'node:path';
 
 export interface Link {
@@ -81,6 +81,72 @@ export function firstColumnUnder(markdown: string, heading: string): string[] {
   return cells;
 }
 
+const FILE_EXTENSIONS = /\.(ts|tsx|mjs|cjs|js|md|ya?ml|json|py|sh|toml|sql|html|css|svg)$/;
+
+/**
+ * Every code span of a Markdown text's prose that names a file or folder of the repository: no
+ * spaces, a `/` in it, and either a known file extension or a first segment that is an entry of the
+ * repository's root or of the page's folder (so `application/json` and `owner/name` are not paths).
+ * Placeholders (`<name>`, `{id}`, `...`) are left out; a trailing `:line` or `#anchor` is dropped.
+ */
+export function codeSpanPaths(root: string, file: string, markdown: string): Link[] {
+  const entries = (folder: string) => (existsSync(folder) && statSync(folder).isDirectory() ? readdirSync(folder) : []);
+  const known = new Set([...entries(root), ...entries(resolve(root, dirname(file)))]);
+  const paths: Link[] = [];
+  for (const { text, line } of proseLines(markdown)) {
+    for (const match of text.matchAll(/(?<!`)`([^`\s]+)`(?!`)/g)) {
+      const span = match[1]!.replace(/^\.\//, '').replace(/(:\d+(-\d+)?|#[\w-]*)$/, '');
+      if (!span.includes('/') || /^([a-z][a-z0-9+.-]*:|\/|@|~|\$|-)/i.test(span) || /[<>{}=?&]|\.\.\./.test(span)) continue;
+      const first = span.split('/')[0]!;
+      if (FILE_EXTENSIONS.test(span) || known.has(first)) paths.push({ file, line, target: span });
+    }
+  }
+  return paths;
+}
+
+/** Why a path written in a code span names nothing (relative to the root, or to the page's folder), or undefined when it does. */
+export function missingPathReason(root: string, link: Link, ignored: readonly string[]): string | undefined {
+  const path = link.target.replace(/\/$/, '');
+  if (ignored.some((prefix) => path === prefix.replace(/\/$/, '') || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`))) return undefined;
+  const bases = [root, resolve(root, dirname(link.file))];
+  if (bases.some((base) => pathExists(base, path))) return undefined;
+  return `no file or folder ${path}`;
+}
+
+/** A path exists, its last segment possibly a `*` pattern (`contract-tests/oauth/*.test.ts`). */
+function pathExists(base: string, path: string): boolean {
+  const target = resolve(base, path);
+  if (!path.includes('*')) return existsSync(target);
+  const folder = dirname(target);
+  const pattern = new RegExp(`^${target.slice(folder.length + 1).replace(/[.+^$()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+  return !folder.includes('*') && existsSync(folder) && readdirSync(folder).some((entry) => pattern.test(entry));
+}
+
+/** The simple entries of a .gitignore (no negations, no globs but a trailing `/`): build outputs and local state a checkout may lack. */
+export function ignoredPrefixes(gitignore: string): string[] {
+  return gitignore
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#') && !line.startsWith('!') && !line.includes('*'));
+}
+
+/** The service's own metric names in a Prometheus exposition (`# TYPE task_service_... kind` lines). */
+export function serviceMetricNames(exposition: string): string[] {
+  return [...exposition.matchAll(/^# TYPE (task_service_\w+) /gm)].map((match) => match[1]!);
+}
+
+/** The first fenced code block of a language (`sh`) under a heading, or undefined. */
+export function firstCodeBlockUnder(markdown: string, heading: string, language: string): string | undefined {
+  const lines = markdown.split('\n');
+  const start = lines.findIndex((line) => line.startsWith('#') && line.replace(/^#+\s*/, '') === heading);
+  if (start < 0) return undefined;
+  const open = lines.findIndex((line, index) => index > start && line.trim() === `\`\`\`${language}`);
+  const heads = lines.findIndex((line, index) => index > start && /^#{1,6}\s/.test(line));
+  if (open < 0 || (heads >= 0 && heads < open)) return undefined;
+  const close = lines.findIndex((line, index) => index > open && line.trim() === '```');
+  return close < 0 ? undefined : lines.slice(open + 1, close).join('\n');
+}
+
 /** Lines outside fenced code blocks, with their 1-based numbers. */
 function proseLines(markdown: string): { text: string; line: number }[] {
   const lines: { text: string; line: number }[] = [];
@@ -102,5 +168,7 @@ function plainText(inline: string): string {
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/`+([^`]*)`+/g, '$1')
     .replace(/<[^>]+>/g, '')
-    .replace(/(\*{1,3}|_{1,3})(\S(?:.*?\S)?)\1/g, '$2');
+    .replace(/(\*{1,3})(\S(?:.*?\S)?)\1/g, '$2')
+    // Underscores inside a word (`INVALID_REFRESH_TOKEN`) are no emphasis.
+    .replace(/(?<!\w)(_{1,3})(\S(?:.*?\S)?)\1(?!\w)/g, '$2');
 }

@@ -4,7 +4,7 @@ import { APP_REDIRECT, pkcePair, registeredApp } from '../support/oauth.js';
 import { signedInClient, startServer, type TestServer } from '../support/server.js';
 
 const APP_ORIGIN = 'https://app.example.com';
-const REQUIRED_EXPOSED = ['retry-after', 'location', 'www-authenticate'];
+const REQUIRED_EXPOSED = ['retry-after', 'location', 'www-authenticate', 'etag', 'deprecation', 'sunset', 'link'];
 
 const exposed = (response: Response) =>
   (response.headers.get('access-control-expose-headers') ?? '')
@@ -52,7 +52,7 @@ describe('CORS with the default CORS_ALLOWED_ORIGINS (*)', () => {
     expect(Number(after.headers.get('x-ratelimit-remaining'))).toBe(before - 1);
   });
 
-  it('an API answer carries Allow-Origin and exposes Retry-After, Location, WWW-Authenticate and every rate-limit header it sends', async () => {
+  it('an API answer carries Allow-Origin and exposes Retry-After, Location, WWW-Authenticate, ETag, Deprecation, Sunset, Link and every rate-limit header it sends', async () => {
     const { tokens } = await signedInClient(server);
     const response = await fetch(`${server.baseUrl}/tasks`, { headers: { authorization: `Bearer ${tokens.accessToken}`, origin: APP_ORIGIN } });
     expect(response.status).toBe(200);

@@ -1,13 +1,14 @@
 // Prepares what a Schemathesis run needs from a server and prints it as one JSON line, then stays up
 // until it is stopped (SIGTERM) when it serves the local feed:
 // - an account (registered fresh, or the one in CONFORMANCE_EMAIL / CONFORMANCE_PASSWORD);
-// - an API token of that account (all scopes);
+// - an API token of that account (every scope of the document);
 // - an OAuth access token of the built-in client `taskctl`, through the real consent page (PKCE);
 // - with --feed: an iCalendar feed on 127.0.0.1 (the contract tests' fake) and a connected account on it,
 //   so connect → sync → job runs without the server ever reaching beyond this machine.
 // Usage: node --import tsx scripts/conformance/fixture.ts <base-url> [--feed]
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { startFakeIcalFeeds } from '../../contract-tests/support/fakes/ical.fake.js';
+import { ALL_SCOPES } from '../../src/http/caller.js';
 
 const [baseUrl, ...flags] = process.argv.slice(2);
 if (!baseUrl) throw new Error('usage: fixture.ts <base-url> [--feed]');
@@ -18,11 +19,12 @@ const email = process.env.CONFORMANCE_EMAIL ?? `conformance-${randomUUID()}@exam
 const password = process.env.CONFORMANCE_PASSWORD ?? randomBytes(18).toString('base64url');
 
 const accessToken = await signIn();
-// Every scope, token management included, so the API-token pass reaches /api-tokens and /oauth/authorizations too.
+// Every scope, tokens:manage and webhooks:manage included, so the API-token pass reaches /api-tokens,
+// /oauth/authorizations and /webhooks past their 403s.
 const apiToken = await json<{ token: string }>(
   'POST',
   '/api-tokens',
-  { name: 'conformance run', scopes: ['tasks:read', 'tasks:write', 'connectors:read', 'connectors:write', 'tokens:manage'] },
+  { name: 'conformance run', scopes: [...ALL_SCOPES] },
   accessToken,
   201,
 );

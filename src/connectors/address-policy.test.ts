@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refusedAddressReason } from './address-policy.js';
+import { refusedAddressReason, refusedHostReason } from './address-policy.js';
 
 describe('the outgoing address policy', () => {
   it.each([
@@ -39,5 +39,24 @@ describe('the outgoing address policy', () => {
 
   it('refuses what is not an address at all', () => {
     expect(refusedAddressReason('example.com')).toBe('not an IP address');
+  });
+});
+
+describe('the host policy, before any DNS lookup', () => {
+  it.each([
+    ['localhost.', 'loopback'],
+    ['LOCALHOST', 'loopback'],
+    ['app.localhost', 'loopback'],
+    ['[::1]', 'loopback'],
+    ['127.0.0.1', 'loopback'],
+    ['[::]', 'unspecified'],
+    ['printer.local', 'private network name'],
+    ['db', 'single label'],
+  ])('refuses %s as %s', (host, kind) => {
+    expect(refusedHostReason(host)).toContain(kind);
+  });
+
+  it.each(['hooks.example.com', 'hooks.example.com.', '93.184.216.34', '[2606:2800:220:1::]', 'localhost.example.com'])('leaves %s to its addresses', (host) => {
+    expect(refusedHostReason(host)).toBeNull();
   });
 });

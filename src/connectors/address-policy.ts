@@ -50,3 +50,25 @@ function ipv6Reason(address: ipaddr.IPv6): string | null {
   if (range !== 'unicast') return describeRange(range);
   return address.match(GLOBAL_UNICAST) ? null : describeRange('reserved');
 }
+
+// Names that never lead to the public internet: RFC 6761 (localhost), RFC 6762 (local), RFC 8375
+// (home.arpa), the ICANN private-use internal, and the loopback aliases of common /etc/hosts files.
+const LOOPBACK_NAMES = new Set(['localhost', 'localhost.localdomain', 'ip6-localhost', 'ip6-loopback']);
+const PRIVATE_SUFFIXES = ['local', 'localdomain', 'internal', 'home.arpa', 'lan', 'intranet'];
+
+/**
+ * Why a host as a parsed URL gives it (`URL.hostname`: IPv4 already in dotted form, IPv6 in brackets)
+ * is refused before any DNS lookup, or null when only its resolved addresses can tell. Addresses go
+ * through refusedAddressReason; names are compared without case and without trailing dots, so
+ * `LOCALHOST` and `localhost.` are the loopback name they spell.
+ */
+export function refusedHostReason(hostname: string): string | null {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(host)) return refusedAddressReason(host);
+  const name = host.toLowerCase().replace(/\.+$/, '');
+  if (name === '') return 'not a host name';
+  if (LOOPBACK_NAMES.has(name) || name.endsWith('.localhost')) return 'a loopback address';
+  if (!name.includes('.')) return 'a private network name (a single label, resolved on the local network)';
+  if (PRIVATE_SUFFIXES.some((suffix) => name.endsWith(`.${suffix}`))) return 'a private network name';
+  return null;
+}

@@ -17,7 +17,7 @@ import { createSyncService } from './sync.service.js';
 
 export type { ConnectorChange, ConnectorChangeListener } from './connector-changes.js';
 // The outgoing-request policy, for other components that call out (webhook deliveries).
-export { refusedAddressReason } from './address-policy.js';
+export { refusedAddressReason, refusedHostReason } from './address-policy.js';
 export { createSafeFetch, OutboundError, type SafeFetch } from './safe-fetch.js';
 
 type Schemas = components['schemas'];

@@ -7,11 +7,11 @@ import { REQUEST_ID_HEADER } from './request-log.js';
  * and registration endpoints, the well-known documents and /mcp (the routes whose chain has this
  * step: http/routes.ts leaves it out of the sign-in pages). Bearer tokens, never cookies, so no
  * credentials mode. A preflight is answered here with 204, before the caller is identified and a
- * budget spent. The response headers a client needs (its budget, waits, challenges, new resources)
- * are exposed; `rateLimitHeaders` come from the document, so a new one is never missed.
+ * budget spent. The response headers a client needs (its budget, waits, challenges, new resources,
+ * versions for If-Match, deprecation notices) are exposed; `rateLimitHeaders` come from the document, so a new one is never missed.
  */
 export function corsHeaders(allowedOrigins: '*' | readonly string[], rateLimitHeaders: readonly string[]): RequestHandler {
-  const exposedHeaders = ['Retry-After', 'Location', 'WWW-Authenticate', REQUEST_ID_HEADER, 'Deprecation', 'Sunset', 'Link', ...rateLimitHeaders];
+  const exposedHeaders = ['Retry-After', 'Location', 'WWW-Authenticate', 'ETag', 'Deprecation', 'Sunset', 'Link', REQUEST_ID_HEADER, ...rateLimitHeaders];
   const handler = cors({
     origin: allowedOrigins === '*' ? '*' : [...allowedOrigins],
     methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
-import { OAuthError, type AppError } from '../platform/errors.js';
+import { OAuthError, errors, type AppError } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import { bearerChallenge } from './bearer-challenge.js';
 import { createDatabaseOutageLog } from './database-outage.js';
@@ -41,13 +41,14 @@ export function createErrorRenderers(options: RendererOptions): Record<ErrorStyl
 
   /**
    * RFC 6749 §5.2 and RFC 7591 §3.2.2: the 400s (and the token endpoint's 401s) as `{ error,
-   * error_description }`, malformed and NUL input included; the statuses the document gives the
-   * common body (413, 415, 429, 5xx) keep it.
+   * error_description }`, malformed and NUL input and a body of another content type included (OAuth
+   * clients read `error` only); the statuses the document gives the common body (413, 429, 5xx) keep it.
    */
   const oauthStyle = (invalidInput: 'invalid_request' | 'invalid_client_metadata'): ErrorRequestHandler =>
     function renderOAuthError(err: unknown, req, res, next) {
       if (res.headersSent) return next(err);
-      const appError = err instanceof OAuthError ? err : toAppError(err, { method: req.method, path: req.path, route: res.locals.route });
+      const translated = err instanceof OAuthError ? err : toAppError(err, { method: req.method, path: req.path, route: res.locals.route });
+      const appError = translated.status === 415 ? errors.validation([], `${translated.message.replace(/\.$/, '')}: ${acceptedTypes(res)}.`) : translated;
       if (appError.status !== 400 && !(appError instanceof OAuthError)) return common(appError, req, res, next);
       translate(appError, req, res);
       res.setHeader('Cache-Control', 'no-store');
@@ -70,4 +71,10 @@ export function createErrorRenderers(options: RendererOptions): Record<ErrorStyl
 function describe(error: AppError): string {
   const details = (error.extras.details ?? []).map((detail) => `${detail.path.replace(/^\/(body|query)\//, '')} ${detail.message}`.trim());
   return details.length === 0 ? error.message : `${error.message.replace(/\.$/, '')}: ${details.join('; ')}.`;
+}
+
+/** What the operation's body may be, for a refusal of another content type. */
+function acceptedTypes(res: Response): string {
+  const types: readonly string[] = res.locals.route?.bodyTypes ?? [];
+  return types.length === 0 ? 'it takes no body' : `send ${types.join(' or ')}`;
 }

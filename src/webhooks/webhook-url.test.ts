@@ -35,6 +35,45 @@ describe('which URLs a webhook may point at', () => {
     expect(refusal('https://[fe80::1]/')).toMatch(/link-local/);
   });
 
+  it.each([
+    ['https://localhost.:8080/', /localhost\., a loopback/],
+    ['https://LOCALHOST/', /loopback/],
+    ['https://Localhost../', /loopback/],
+    ['https://hooks.localhost./', /loopback/],
+    ['https://localhost.localdomain/', /loopback/],
+    ['https://127.1/', /127\.0\.0\.1, a loopback/],
+    ['https://0x7f.0.0.1/', /127\.0\.0\.1, a loopback/],
+    ['https://2130706433/', /127\.0\.0\.1, a loopback/],
+    ['https://0177.0.0.1/', /127\.0\.0\.1, a loopback/],
+    ['https://127.0.0.1./', /loopback/],
+    ['https://[::ffff:127.0.0.1]/', /loopback/],
+    ['https://[0:0:0:0:0:0:0:1]/', /loopback/],
+    ['https://0.0.0.0/', /unspecified/],
+    ['https://0/', /unspecified/],
+    ['https://[::]/', /unspecified/],
+    ['https://0xa.1.2.3/', /private network/],
+    ['https://[::ffff:192.168.0.1]/', /private network/],
+    ['https://[fd00:ec2::254]/', /private network/],
+    ['https://printer.local./', /private network name/],
+    ['https://nas.home.arpa/', /private network name/],
+    ['https://metadata.google.internal/', /private network name/],
+    ['https://redis:6379/', /single label/],
+  ])('refuses %s, another spelling of a loopback or private host', (url, reason) => {
+    expect(refusal(url)).toMatch(reason);
+  });
+
+  it('accepts a public name with a trailing dot, and public addresses in other spellings, as the URL parser writes them', () => {
+    expect(checkWebhookUrl('https://hooks.example.com./in', false)).toBe('https://hooks.example.com./in');
+    expect(checkWebhookUrl('https://0x5d.0xb8.0xd8.0x22/in', false)).toBe('https://93.184.216.34/in');
+    expect(checkWebhookUrl('https://[2606:2800:220:1::]/in', false)).toBe('https://[2606:2800:220:1::]/in');
+  });
+
+  it('with CONNECTOR_ALLOW_PRIVATE_NETWORKS, takes the other spellings of loopback as loopback (plain http allowed)', () => {
+    expect(checkWebhookUrl('http://localhost.:9000/hook', true)).toBe('http://localhost.:9000/hook');
+    expect(checkWebhookUrl('http://127.1:9000/hook', true)).toBe('http://127.0.0.1:9000/hook');
+    expect(refusal('http://printer.local/hook', true)).toMatch(/must be https/);
+  });
+
   it('refuses credentials and fragments', () => {
     expect(refusal('https://user:pass@hooks.example.com/')).toMatch(/credentials/);
     expect(refusal('https://user@hooks.example.com/')).toMatch(/credentials/);

@@ -1,10 +1,10 @@
-import { isIP } from 'node:net';
-import { refusedAddressReason } from '../connectors/connectors.component.js';
+import { refusedHostReason } from '../connectors/connectors.component.js';
 import { errors } from '../platform/errors.js';
 
 /**
  * A subscriber URL we will POST to, or the 400 saying why not. https only, and only public addresses,
- * judged as the connectors' outgoing requests are (src/connectors/address-policy.ts); with
+ * judged as the connectors' outgoing requests are (refusedHostReason, src/connectors/address-policy.ts:
+ * every spelling of a loopback or private address, and the names that lead there); with
  * CONNECTOR_ALLOW_PRIVATE_NETWORKS private addresses pass and a loopback receiver may be plain http
  * (local development). Host names are judged again after DNS resolution, at every delivery.
  */
@@ -16,7 +16,8 @@ export function checkWebhookUrl(raw: string, allowPrivateNetworks: boolean): str
   }
   if (url.hash !== '') throw refused('must not have a #fragment: it is never sent');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const loopback = isLoopbackHost(host);
+  const reason = refusedHostReason(url.hostname);
+  const loopback = reason === 'a loopback address';
   if (url.protocol !== 'https:') {
     if (url.protocol === 'http:' && loopback && allowPrivateNetworks) return url.href;
     throw refused(
@@ -26,16 +27,8 @@ export function checkWebhookUrl(raw: string, allowPrivateNetworks: boolean): str
     );
   }
   if (allowPrivateNetworks) return url.href;
-  if (loopback && isIP(host) === 0) throw refused(`points at ${host}, a loopback address; webhooks go to public internet addresses only`);
-  const reason = isIP(host) === 0 ? null : refusedAddressReason(host);
   if (reason) throw refused(`points at ${host}, ${reason}; webhooks go to public internet addresses only`);
   return url.href;
-}
-
-function isLoopbackHost(host: string): boolean {
-  const lower = host.toLowerCase();
-  if (lower === 'localhost' || lower.endsWith('.localhost')) return true;
-  return isIP(host) !== 0 && refusedAddressReason(host) === 'a loopback address';
 }
 
 const refused = (why: string) => errors.validation([{ path: '/body/url', message: why }], `The webhook URL ${why}.`);

@@ -24,7 +24,36 @@ class Error:
 
     Attributes:
         status_code (int):
-        code (ErrorCode):
+        code (ErrorCode): The stable code of an error; program against it, not the message. Every code, when it happens
+            and what to do: docs/errors.md.
+            - `VALIDATION_FAILED` (400): the request does not match this document; `details` says where. Fix it.
+            - `UNAUTHENTICATED` (401): no token, or one not accepted. Sign in again.
+            - `TOKEN_EXPIRED` (401): the access token expired. Refresh it and retry once.
+            - `INVALID_CREDENTIALS` (401): wrong email or password.
+            - `INVALID_REFRESH_TOKEN` (401): the refresh token is unknown, expired or revoked. Sign in again.
+            - `REFRESH_TOKEN_REUSED` (401): a used refresh token came back; the session is revoked. Sign in again.
+            - `INSUFFICIENT_SCOPE` (403): the token lacks `requiredScope`. Get a token with it.
+            - `WEB_SESSION_REQUIRED` (403): only a web session may close the account.
+            - `QUOTA_EXCEEDED` (403): the cap in `quota` is reached (`limit`, `used`). Delete something; waiting does not
+            help.
+            - `NOT_FOUND` (404): no such resource in this account, or no such path.
+            - `METHOD_NOT_ALLOWED` (405): the path does not take this method; `Allow` lists those it does.
+            - `HOST_NOT_ALLOWED`, `ORIGIN_NOT_ALLOWED` (403): `/mcp` called for another Host, or from an origin not allowed.
+            - `EMAIL_IN_USE` (409): the email has an account. Log in instead.
+            - `PAYLOAD_TOO_LARGE` (413), `HEADERS_TOO_LARGE` (431), `REQUEST_TIMEOUT` (408): the request is too large or too
+            slow.
+            - `UNSUPPORTED_MEDIA_TYPE` (415): send `application/json`.
+            - `IDEMPOTENCY_KEY_REUSED` (422): the `Idempotency-Key` was used with another body. Use a new key.
+            - `PRECONDITION_FAILED` (412): `If-Match` names an old version; the `ETag` is the current one. Read again and
+            retry.
+            - `CURSOR_EXPIRED` (410): the change-feed cursor is too old. Start again without one.
+            - `CONNECTOR_AUTH_FAILED` (422): the provider refused the credentials. Check them.
+            - `RATE_LIMIT_EXCEEDED` (429): `window` has no budget left. Wait `retryAfterSeconds`, then retry.
+            - `ACCOUNT_LOCKED` (429): too many failed logins. Wait `retryAfterSeconds`.
+            - `INTERNAL_ERROR` (500): our fault; report `requestId`.
+            - `NOT_IMPLEMENTED` (501): an operation without a handler; a running server never answers it.
+            - `CONNECTOR_UNAVAILABLE` (502): the provider could not be reached. Retry later.
+            - `SERVICE_UNAVAILABLE` (503): the database is unreachable. Retry after `Retry-After`.
         message (str): Human-readable; never internals.
         details (list[ValidationDetail] | Unset): With `VALIDATION_FAILED`, what is wrong and where.
         retry_after_seconds (int | Unset): With 429 - whole seconds to wait (same as `Retry-After`).

@@ -53,11 +53,6 @@ def _parse_response(
 
         return response_413
 
-    if response.status_code == 415:
-        response_415 = Error.from_dict(response.json())
-
-        return response_415
-
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
