@@ -10,7 +10,8 @@ T = TypeVar("T", bound="RefreshRequest")
 
 @_attrs_define
 class RefreshRequest:
-    """
+    """The refresh token of the last token pair; it works once.
+
     Attributes:
         refresh_token (str):
     """

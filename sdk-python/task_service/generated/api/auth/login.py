@@ -105,7 +105,8 @@ def sync_detailed(
     again from 0. Spends the strict sign-in budget of this endpoint (by client IP).
 
     Args:
-        body (LoginRequest):
+        body (LoginRequest): The email and password of an account, for the first-party client
+            `web`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -141,7 +142,8 @@ def sync(
     again from 0. Spends the strict sign-in budget of this endpoint (by client IP).
 
     Args:
-        body (LoginRequest):
+        body (LoginRequest): The email and password of an account, for the first-party client
+            `web`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -172,7 +174,8 @@ async def asyncio_detailed(
     again from 0. Spends the strict sign-in budget of this endpoint (by client IP).
 
     Args:
-        body (LoginRequest):
+        body (LoginRequest): The email and password of an account, for the first-party client
+            `web`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -206,7 +209,8 @@ async def asyncio(
     again from 0. Spends the strict sign-in budget of this endpoint (by client IP).
 
     Args:
-        body (LoginRequest):
+        body (LoginRequest): The email and password of an account, for the first-party client
+            `web`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

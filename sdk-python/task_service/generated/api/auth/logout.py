@@ -96,7 +96,7 @@ def sync_detailed(
     (`JWT_ACCESS_EXPIRES`).
 
     Args:
-        body (RefreshRequest):
+        body (RefreshRequest): The refresh token of the last token pair; it works once.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -130,7 +130,7 @@ def sync(
     (`JWT_ACCESS_EXPIRES`).
 
     Args:
-        body (RefreshRequest):
+        body (RefreshRequest): The refresh token of the last token pair; it works once.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -159,7 +159,7 @@ async def asyncio_detailed(
     (`JWT_ACCESS_EXPIRES`).
 
     Args:
-        body (RefreshRequest):
+        body (RefreshRequest): The refresh token of the last token pair; it works once.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -191,7 +191,7 @@ async def asyncio(
     (`JWT_ACCESS_EXPIRES`).
 
     Args:
-        body (RefreshRequest):
+        body (RefreshRequest): The refresh token of the last token pair; it works once.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -113,7 +113,7 @@ def sync_detailed(
     dead token never spends the budget of the account's live sessions.
 
     Args:
-        body (RefreshRequest):
+        body (RefreshRequest): The refresh token of the last token pair; it works once.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -157,7 +157,7 @@ def sync(
     dead token never spends the budget of the account's live sessions.
 
     Args:
-        body (RefreshRequest):
+        body (RefreshRequest): The refresh token of the last token pair; it works once.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -196,7 +196,7 @@ async def asyncio_detailed(
     dead token never spends the budget of the account's live sessions.
 
     Args:
-        body (RefreshRequest):
+        body (RefreshRequest): The refresh token of the last token pair; it works once.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -238,7 +238,7 @@ async def asyncio(
     dead token never spends the budget of the account's live sessions.
 
     Args:
-        body (RefreshRequest):
+        body (RefreshRequest): The refresh token of the last token pair; it works once.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -101,7 +101,8 @@ def sync_detailed(
     trimmed and lower-cased. Spends the strict sign-in budget of this endpoint (by client IP).
 
     Args:
-        body (RegisterRequest):
+        body (RegisterRequest): A new account: its email (the sign-in name), password and optional
+            display name.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -133,7 +134,8 @@ def sync(
     trimmed and lower-cased. Spends the strict sign-in budget of this endpoint (by client IP).
 
     Args:
-        body (RegisterRequest):
+        body (RegisterRequest): A new account: its email (the sign-in name), password and optional
+            display name.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -160,7 +162,8 @@ async def asyncio_detailed(
     trimmed and lower-cased. Spends the strict sign-in budget of this endpoint (by client IP).
 
     Args:
-        body (RegisterRequest):
+        body (RegisterRequest): A new account: its email (the sign-in name), password and optional
+            display name.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -190,7 +193,8 @@ async def asyncio(
     trimmed and lower-cased. Spends the strict sign-in budget of this endpoint (by client IP).
 
     Args:
-        body (RegisterRequest):
+        body (RegisterRequest): A new account: its email (the sign-in name), password and optional
+            display name.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

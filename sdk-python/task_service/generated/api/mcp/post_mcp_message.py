@@ -130,7 +130,7 @@ def sync_detailed(
 ]:
     """The MCP server (Streamable HTTP, stateless)
 
-     A Model Context Protocol server (decisions §11) on the official SDK: one JSON-RPC message per POST,
+     A Model Context Protocol server on the official SDK: one JSON-RPC message per POST,
     answered with one JSON body (`Accept` must list `application/json` and `text/event-stream`), no
     session (`Mcp-Session-Id` is neither given nor needed; `GET` and `DELETE /mcp` answer 405 with
     `Allow: POST`, as the transport prescribes for a stateless server). Protocol revision `2025-11-25`,
@@ -194,7 +194,7 @@ def sync(
 ):
     """The MCP server (Streamable HTTP, stateless)
 
-     A Model Context Protocol server (decisions §11) on the official SDK: one JSON-RPC message per POST,
+     A Model Context Protocol server on the official SDK: one JSON-RPC message per POST,
     answered with one JSON body (`Accept` must list `application/json` and `text/event-stream`), no
     session (`Mcp-Session-Id` is neither given nor needed; `GET` and `DELETE /mcp` answer 405 with
     `Allow: POST`, as the transport prescribes for a stateless server). Protocol revision `2025-11-25`,
@@ -252,7 +252,7 @@ async def asyncio_detailed(
 ]:
     """The MCP server (Streamable HTTP, stateless)
 
-     A Model Context Protocol server (decisions §11) on the official SDK: one JSON-RPC message per POST,
+     A Model Context Protocol server on the official SDK: one JSON-RPC message per POST,
     answered with one JSON body (`Accept` must list `application/json` and `text/event-stream`), no
     session (`Mcp-Session-Id` is neither given nor needed; `GET` and `DELETE /mcp` answer 405 with
     `Allow: POST`, as the transport prescribes for a stateless server). Protocol revision `2025-11-25`,
@@ -314,7 +314,7 @@ async def asyncio(
 ):
     """The MCP server (Streamable HTTP, stateless)
 
-     A Model Context Protocol server (decisions §11) on the official SDK: one JSON-RPC message per POST,
+     A Model Context Protocol server on the official SDK: one JSON-RPC message per POST,
     answered with one JSON body (`Accept` must list `application/json` and `text/event-stream`), no
     session (`Mcp-Session-Id` is neither given nor needed; `GET` and `DELETE /mcp` answer 405 with
     `Allow: POST`, as the transport prescribes for a stateless server). Protocol revision `2025-11-25`,

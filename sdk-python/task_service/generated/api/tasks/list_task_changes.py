@@ -101,7 +101,7 @@ def sync_detailed(
 ) -> Response[Error | TaskChangeList]:
     """Changes since a cursor (the change feed)
 
-     Keeps a mirror of the account's tasks in sync, deletions included (decisions §15). Without
+     Keeps a mirror of the account's tasks in sync, deletions included. Without
     `cursor` it starts from the beginning: every stored task as an `upserted` change (an initial
     sync). With the `nextCursor` of an earlier answer it lists every change committed since, in
     commit order: `upserted` with the task's latest state, or `deleted` with the task's id. A task
@@ -150,7 +150,7 @@ def sync(
 ) -> Error | TaskChangeList | None:
     """Changes since a cursor (the change feed)
 
-     Keeps a mirror of the account's tasks in sync, deletions included (decisions §15). Without
+     Keeps a mirror of the account's tasks in sync, deletions included. Without
     `cursor` it starts from the beginning: every stored task as an `upserted` change (an initial
     sync). With the `nextCursor` of an earlier answer it lists every change committed since, in
     commit order: `upserted` with the task's latest state, or `deleted` with the task's id. A task
@@ -194,7 +194,7 @@ async def asyncio_detailed(
 ) -> Response[Error | TaskChangeList]:
     """Changes since a cursor (the change feed)
 
-     Keeps a mirror of the account's tasks in sync, deletions included (decisions §15). Without
+     Keeps a mirror of the account's tasks in sync, deletions included. Without
     `cursor` it starts from the beginning: every stored task as an `upserted` change (an initial
     sync). With the `nextCursor` of an earlier answer it lists every change committed since, in
     commit order: `upserted` with the task's latest state, or `deleted` with the task's id. A task
@@ -241,7 +241,7 @@ async def asyncio(
 ) -> Error | TaskChangeList | None:
     """Changes since a cursor (the change feed)
 
-     Keeps a mirror of the account's tasks in sync, deletions included (decisions §15). Without
+     Keeps a mirror of the account's tasks in sync, deletions included. Without
     `cursor` it starts from the beginning: every stored task as an `upserted` change (an initial
     sync). With the `nextCursor` of an earlier answer it lists every change committed since, in
     commit order: `upserted` with the task's latest state, or `deleted` with the task's id. A task
