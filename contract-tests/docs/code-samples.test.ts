@@ -6,7 +6,7 @@ import type { TaskClient } from '@task-service/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loginWithDevice, newConfigDir } from '../support/cli.js';
-import { concurrencyLimit, runSample, samplesOf, waitForText, type SampleInput, type SampleOperation } from '../support/code-samples.js';
+import { concurrencyLimit, runSample, samplesOf, typecheck, waitForText, type SampleInput, type SampleOperation } from '../support/code-samples.js';
 import { syncAndWait } from '../support/connectors.js';
 import { startFakeIcalFeeds, type FakeIcalFeeds } from '../support/fakes/ical.fake.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/fakes/webhook-receiver.fake.js';
@@ -177,6 +177,14 @@ describe('code samples', () => {
       .filter((operation) => !['curl', 'TypeScript', 'Python'].every((label) => operation.samples.some((sample) => sample.label === label)))
       .map((operation) => operation.operationId);
     expect(incomplete).toEqual([]);
+  });
+
+  it('the TypeScript samples type-check against the SDK', { timeout: 240_000 }, async () => {
+    const sources = Object.fromEntries(
+      written.flatMap((operation) => operation.samples.filter((sample) => sample.label === 'TypeScript').map((sample) => [operation.operationId, sample.source])),
+    );
+    const run = await typecheck(sources);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
   });
 
   it.concurrent.for(written.map((operation) => operation.operationId))('the samples of %s run', async (operationId) => {

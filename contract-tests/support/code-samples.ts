@@ -116,6 +116,30 @@ export async function runSample(sample: CodeSample, input: SampleInput): Promise
   }
 }
 
+/**
+ * Type-checks TypeScript samples against the built SDK as an app's strict build would: a field or
+ * method the SDK no longer has fails here, not only when a run happens to print undefined.
+ */
+export async function typecheck(sources: Record<string, string>): Promise<SampleRun> {
+  const dir = join(tsDir, `typecheck-${process.pid}-${++fileCounter}`);
+  mkdirSync(dir, { recursive: true });
+  const files = Object.entries(sources).map(([name, source]) => {
+    const file = join(dir, `${name}.mts`);
+    writeFileSync(file, source);
+    return file;
+  });
+  const tsc = join(projectRoot, 'node_modules/typescript/bin/tsc');
+  const flags = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node'];
+  const child = spawn(process.execPath, [tsc, ...flags, ...files], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  rmSync(dir, { recursive: true, force: true });
+  return { code, stdout, stderr };
+}
+
 /** Resolves with the first match of `pattern` in the text `read` returns, polling; rejects after `timeoutMs`. */
 export async function waitForText(read: () => string, pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
   const until = Date.now() + timeoutMs;
