@@ -6,7 +6,7 @@ import type { TaskClient } from '@task-service/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loginWithDevice, newConfigDir } from '../support/cli.js';
-import { concurrencyLimit, runSample, samplesOf, typecheck, waitForText, type SampleInput, type SampleOperation } from '../support/code-samples.js';
+import { concurrencyLimit, pythonAvailable, runSample, samplesOf, typecheck, waitForText, type SampleInput, type SampleOperation } from '../support/code-samples.js';
 import { syncAndWait } from '../support/connectors.js';
 import { startFakeIcalFeeds, type FakeIcalFeeds } from '../support/fakes/ical.fake.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/fakes/webhook-receiver.fake.js';
@@ -179,6 +179,8 @@ describe('code samples', () => {
     expect(incomplete).toEqual([]);
   });
 
+  it.skipIf(pythonAvailable)('the Python samples: SKIPPED, .venv-python/ is not set up (bash scripts/python/setup.sh)', () => {});
+
   it('the TypeScript samples type-check against the SDK', { timeout: 240_000 }, async () => {
     const sources = Object.fromEntries(
       written.flatMap((operation) => operation.samples.filter((sample) => sample.label === 'TypeScript').map((sample) => [operation.operationId, sample.source])),
@@ -187,11 +189,13 @@ describe('code samples', () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
   });
 
-  it.concurrent.for(written.map((operation) => operation.operationId))('the samples of %s run', async (operationId) => {
+  // Waiting for a turn counts in a test's time: room for a loaded machine.
+  it.concurrent.for(written.map((operation) => operation.operationId))('the samples of %s run', { timeout: 180_000 }, async (operationId) => {
     const operation = served.get(operationId);
     expect(operation, `${operationId} is not in the served document`).toBeDefined();
     await oneAtATime(async () => {
       for (const sample of operation!.samples) {
+        if (sample.label === 'Python' && !pythonAvailable) continue;
         const own = (await prepare[operationId]?.(sample.label)) ?? {};
         const env = { ...shared.env, ...own.env };
         if (sample.label === 'taskctl') {

@@ -3,7 +3,7 @@
 // ...); the addresses it names (http://localhost:3000, the example receiver and feed) are replaced
 // with the test's before it runs.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TASKCTL } from './cli.js';
@@ -12,6 +12,8 @@ const projectRoot = new URL('../../', import.meta.url).pathname;
 /** Inside the project, so `@task-service/sdk` resolves from the sample as from an app that installed it. */
 const tsDir = join(projectRoot, 'node_modules/.cache/code-samples');
 const python = join(projectRoot, '.venv-python/bin/python');
+/** The Python SDK's virtualenv (scripts/python/setup.sh); without it the Python samples are skipped, as the SDK's own tests are. */
+export const pythonAvailable = existsSync(python);
 
 export interface CodeSample {
   lang: string;
