@@ -244,7 +244,7 @@ export interface paths {
         };
         /**
          * Changes since a cursor (the change feed)
-         * @description Keeps a mirror of the account's tasks in sync, deletions included (decisions §15). Without
+         * @description Keeps a mirror of the account's tasks in sync, deletions included. Without
          *     `cursor` it starts from the beginning: every stored task as an `upserted` change (an initial
          *     sync). With the `nextCursor` of an earlier answer it lists every change committed since, in
          *     commit order: `upserted` with the task's latest state, or `deleted` with the task's id. A task
@@ -375,7 +375,8 @@ export interface paths {
         };
         /**
          * Connected accounts
-         * @description Scope `connectors:read`.
+         * @description Every external account connected to this account, of every type, oldest first; credentials never
+         *     show. `lastSyncedAt` is when a sync of it last succeeded. Scope `connectors:read`.
          */
         get: operations["listConnectorAccounts"];
         put?: never;
@@ -397,7 +398,8 @@ export interface paths {
         };
         /**
          * A connected account
-         * @description Scope `connectors:read`.
+         * @description One connected external account of this account; one of another account is 404, like an unknown
+         *     id. Its credentials never show. Scope `connectors:read`.
          */
         get: operations["getConnectorAccount"];
         put?: never;
@@ -454,7 +456,8 @@ export interface paths {
         };
         /**
          * Recent sync jobs of a connected account
-         * @description The 20 most recent jobs, newest first. Scope `connectors:read`.
+         * @description The 20 most recent sync jobs of the connected account, newest first: queued and running ones with
+         *     the finished ones, so a client can see what a sync did and why one failed. Scope `connectors:read`.
          */
         get: operations["listSyncJobs"];
         put?: never;
@@ -476,7 +479,9 @@ export interface paths {
         };
         /**
          * A sync job
-         * @description Scope `connectors:read`.
+         * @description One sync job, as `Location` of `POST /connector-accounts/{accountId}/sync` names it. Poll it until
+         *     `status` is `succeeded` or `failed` (or subscribe a webhook to `sync_job.finished`); a job of
+         *     another account is 404. Scope `connectors:read`.
          */
         get: operations["getSyncJob"];
         put?: never;
@@ -496,7 +501,8 @@ export interface paths {
         };
         /**
          * The account's webhooks (never their secrets)
-         * @description Oldest first. Scope `webhooks:manage`.
+         * @description Every webhook of the account, oldest first, enabled or not; never their secrets. A webhook the
+         *     server turned off says why in `disabledReason`. Scope `webhooks:manage`.
          */
         get: operations["listWebhooks"];
         put?: never;
@@ -529,7 +535,8 @@ export interface paths {
         };
         /**
          * Get a webhook
-         * @description Never its secret. Scope `webhooks:manage`.
+         * @description One webhook of the account, never its secret (rotate it to get a new one); a webhook of another
+         *     account is 404. Scope `webhooks:manage`.
          */
         get: operations["getWebhook"];
         put?: never;
@@ -703,7 +710,7 @@ export interface paths {
         put?: never;
         /**
          * The MCP server (Streamable HTTP, stateless)
-         * @description A Model Context Protocol server (decisions §11) on the official SDK: one JSON-RPC message per POST,
+         * @description A Model Context Protocol server on the official SDK: one JSON-RPC message per POST,
          *     answered with one JSON body (`Accept` must list `application/json` and `text/event-stream`), no
          *     session (`Mcp-Session-Id` is neither given nor needed; `GET` and `DELETE /mcp` answer 405 with
          *     `Allow: POST`, as the transport prescribes for a stateless server). Protocol revision `2025-11-25`, older ones
@@ -1038,7 +1045,8 @@ export interface paths {
         };
         /**
          * The process is up
-         * @description Outside the rate limits; no rate-limit headers.
+         * @description Liveness: 200 while the process can answer, whatever its database and Redis do (see `/readyz`
+         *     for those). Outside the rate limits; no rate-limit headers.
          */
         get: operations["getHealth"];
         put?: never;
@@ -1379,7 +1387,20 @@ export interface components {
             /** @description With 5xx - the `X-Request-Id` of the request. */
             requestId?: string;
         };
-        /** @description A JSON-RPC 2.0 message of the Model Context Protocol (request, notification or response). */
+        /**
+         * @description A JSON-RPC 2.0 message of the Model Context Protocol (request, notification or response).
+         * @example {
+         *       "jsonrpc": "2.0",
+         *       "id": 1,
+         *       "method": "tools/call",
+         *       "params": {
+         *         "name": "list_tasks",
+         *         "arguments": {
+         *           "status": "open"
+         *         }
+         *       }
+         *     }
+         */
         JsonRpcMessage: {
             /** @enum {string} */
             jsonrpc: "2.0";
@@ -1429,6 +1450,7 @@ export interface components {
          */
         Scope: "tasks:read" | "tasks:write" | "connectors:read" | "connectors:write" | "tokens:manage" | "webhooks:manage";
         /**
+         * @description A new account: its email (the sign-in name), password and optional display name.
          * @example {
          *       "email": "ada@example.com",
          *       "password": "correct horse battery staple",
@@ -1445,6 +1467,7 @@ export interface components {
             name?: string;
         };
         /**
+         * @description The email and password of an account, for the first-party client `web`.
          * @example {
          *       "email": "ada@example.com",
          *       "password": "correct horse battery staple"
@@ -1454,11 +1477,18 @@ export interface components {
             email: string;
             password: string;
         };
+        /**
+         * @description The account password again, so a stolen access token alone cannot delete the account.
+         * @example {
+         *       "password": "correct horse battery staple"
+         *     }
+         */
         DeleteAccountRequest: {
             /** @description The account's password. */
             password: string;
         };
         /**
+         * @description The refresh token of the last token pair; it works once.
          * @example {
          *       "refreshToken": "Zm9yLWEtcmVmcmVzaC10b2tlbi1vbmx5LTQzLWNoYXJz4qF1"
          *     }
@@ -1467,6 +1497,7 @@ export interface components {
             refreshToken: string;
         };
         /**
+         * @description A short-lived access token (JWT) and the refresh token that renews it.
          * @example {
          *       "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6ImF0K2p3dCJ9.eyJzdWIiOiI1YjhjMGYyZS0xZDNhLTRjNmItOWU3Zi0yYTRkNmM4ZTBiMTMiLCJjaWQiOiJ3ZWIiLCJzY29wZSI6InRhc2tzOnJlYWQgdGFza3M6d3JpdGUifQ.q0Ss3pGdNq7xIPzoiCt3sCjxkO2JNhyV0v3MsaxWXo4",
          *       "refreshToken": "Zm9yLWEtcmVmcmVzaC10b2tlbi1vbmx5LTQzLWNoYXJz4qF1",
@@ -1488,6 +1519,7 @@ export interface components {
             refreshExpiresIn: number;
         };
         /**
+         * @description The signed-in account.
          * @example {
          *       "id": "5b8c0f2e-1d3a-4c6b-9e7f-2a4d6c8e0b13",
          *       "email": "ada@example.com",
@@ -1504,6 +1536,7 @@ export interface components {
             createdAt: string;
         };
         /**
+         * @description What the account uses of each cap and of its rate-limit budgets right now.
          * @example {
          *       "tasks": {
          *         "limit": 10000,
@@ -1562,6 +1595,7 @@ export interface components {
             };
         };
         /**
+         * @description One cap: its limit and how much of it is used.
          * @example {
          *       "limit": 10000,
          *       "used": 128
@@ -1572,6 +1606,7 @@ export interface components {
             used: number;
         };
         /**
+         * @description One rate-limit budget: its burst (per minute) and sustained (per hour) windows.
          * @example {
          *       "burst": {
          *         "limit": 400,
@@ -1590,6 +1625,7 @@ export interface components {
             sustained: components["schemas"]["WindowUsage"];
         };
         /**
+         * @description One rate-limit window: its size, what is left, and the seconds until it starts afresh.
          * @example {
          *       "limit": 400,
          *       "remaining": 388,
@@ -1602,6 +1638,7 @@ export interface components {
             resetSeconds: number;
         };
         /**
+         * @description A new API token: a name to recognise it, its scopes (the four besides `tokens:manage` and `webhooks:manage` when left out) and its lifetime in days (none when left out).
          * @example {
          *       "name": "nightly export",
          *       "scopes": [
@@ -1616,6 +1653,7 @@ export interface components {
             expiresInDays?: number;
         };
         /**
+         * @description A long-lived API token for scripts, without its secret.
          * @example {
          *       "id": "9a7b3c1d-2e4f-4a6b-8c0d-e1f2a3b4c5d6",
          *       "name": "nightly export",
@@ -1643,6 +1681,7 @@ export interface components {
             lastUsedAt: string | null;
         };
         /**
+         * @description A new API token with its secret (`token`), shown in this response only.
          * @example {
          *       "id": "9a7b3c1d-2e4f-4a6b-8c0d-e1f2a3b4c5d6",
          *       "name": "nightly export",
@@ -1661,6 +1700,7 @@ export interface components {
             token: string;
         };
         /**
+         * @description The account's API tokens that are not revoked.
          * @example {
          *       "items": [
          *         {
@@ -1680,9 +1720,13 @@ export interface components {
         ApiTokenList: {
             items: components["schemas"]["ApiToken"][];
         };
-        /** @enum {string} */
+        /**
+         * @description `open` until done; `completed` sets `completedAt`.
+         * @enum {string}
+         */
         TaskStatus: "open" | "completed";
         /**
+         * @description A task of the account, made here or brought by a sync.
          * @example {
          *       "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
          *       "title": "Write the release notes",
@@ -1730,6 +1774,7 @@ export interface components {
             version: number;
         };
         /**
+         * @description Where a synced task came from: the connected account, its type, the item's id there and its web page.
          * @example {
          *       "connectorAccountId": "0e3f8a52-6b1c-4d9e-a7f2-3c5b8d1e4f60",
          *       "connectorType": "github",
@@ -1745,6 +1790,7 @@ export interface components {
             url: string | null;
         };
         /**
+         * @description A new task: a title, and optionally notes, status, priority, due time and labels.
          * @example {
          *       "title": "Write the release notes",
          *       "notes": "Cover the new sync options and the CLI.",
@@ -1770,6 +1816,7 @@ export interface components {
             labels?: string[];
         };
         /**
+         * @description The fields of a task to change; at least one. `null` clears `notes` and `dueAt`.
          * @example {
          *       "status": "completed"
          *     }
@@ -1785,6 +1832,7 @@ export interface components {
             labels?: string[];
         };
         /**
+         * @description One page of the account's tasks and the cursor of the next one.
          * @example {
          *       "items": [
          *         {
@@ -1815,6 +1863,29 @@ export interface components {
         };
         /** @description One change of the feed: a task in its latest state, or the deletion of one. */
         TaskChange: components["schemas"]["TaskUpserted"] | components["schemas"]["TaskDeleted"];
+        /**
+         * @description A change of the feed: the task was created or changed; `task` is its latest state.
+         * @example {
+         *       "kind": "upserted",
+         *       "task": {
+         *         "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+         *         "title": "Write the release notes",
+         *         "notes": "Cover the new sync options and the CLI.",
+         *         "status": "open",
+         *         "priority": 2,
+         *         "dueAt": "2026-12-01T17:00:00.000Z",
+         *         "labels": [
+         *           "release",
+         *           "docs"
+         *         ],
+         *         "completedAt": null,
+         *         "createdAt": "2026-11-20T09:15:00.000Z",
+         *         "updatedAt": "2026-11-21T14:02:31.000Z",
+         *         "source": null,
+         *         "version": 3
+         *       }
+         *     }
+         */
         TaskUpserted: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1824,6 +1895,7 @@ export interface components {
             task: components["schemas"]["Task"];
         };
         /**
+         * @description A change of the feed: the task was deleted.
          * @example {
          *       "kind": "deleted",
          *       "taskId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
@@ -1841,6 +1913,40 @@ export interface components {
             /** Format: date-time */
             deletedAt: string;
         };
+        /**
+         * @description One page of the change feed, in commit order, with the cursor to continue from.
+         * @example {
+         *       "changes": [
+         *         {
+         *           "kind": "upserted",
+         *           "task": {
+         *             "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+         *             "title": "Write the release notes",
+         *             "notes": "Cover the new sync options and the CLI.",
+         *             "status": "open",
+         *             "priority": 2,
+         *             "dueAt": "2026-12-01T17:00:00.000Z",
+         *             "labels": [
+         *               "release",
+         *               "docs"
+         *             ],
+         *             "completedAt": null,
+         *             "createdAt": "2026-11-20T09:15:00.000Z",
+         *             "updatedAt": "2026-11-21T14:02:31.000Z",
+         *             "source": null,
+         *             "version": 3
+         *           }
+         *         },
+         *         {
+         *           "kind": "deleted",
+         *           "taskId": "2f1c8b7a-5d4e-4c3b-9a2f-1e0d9c8b7a65",
+         *           "deletedAt": "2026-11-22T08:00:00.000Z"
+         *         }
+         *       ],
+         *       "nextCursor": "eyJzIjoxMjgsInYiOjF9",
+         *       "hasMore": false
+         *     }
+         */
         TaskChangeList: {
             changes: components["schemas"]["TaskChange"][];
             /** @description Always present: pass it as `cursor` for the next page, or keep it and ask again later when `hasMore` is false. */
@@ -1848,9 +1954,13 @@ export interface components {
             /** @description True when more changes are waiting: ask again at once with `nextCursor`. */
             hasMore: boolean;
         };
-        /** @enum {string} */
+        /**
+         * @description A kind of external account: `github` (issues assigned to the user) or `ical` (VTODOs of a calendar feed).
+         * @enum {string}
+         */
         ConnectorType: "github" | "ical";
         /**
+         * @description A connector type this server offers and how many accounts of it an account may connect.
          * @example {
          *       "type": "github",
          *       "name": "GitHub issues",
@@ -1864,6 +1974,7 @@ export interface components {
             maxAccounts: number;
         };
         /**
+         * @description Every connector type this server offers.
          * @example {
          *       "items": [
          *         {
@@ -1883,6 +1994,7 @@ export interface components {
             items: components["schemas"]["Connector"][];
         };
         /**
+         * @description What connecting a GitHub account takes: a token that can read the user's issues.
          * @example {
          *       "token": "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
          *     }
@@ -1897,6 +2009,7 @@ export interface components {
             baseUrl?: string;
         };
         /**
+         * @description What connecting an iCalendar feed takes: its address.
          * @example {
          *       "url": "webcal://calendar.example.com/tasks.ics"
          *     }
@@ -1908,6 +2021,7 @@ export interface components {
         /** @description The credentials of the connector type in the path. */
         ConnectAccountRequest: components["schemas"]["GithubCredentials"] | components["schemas"]["IcalCredentials"];
         /**
+         * @description An external account connected to this account; its credentials never show.
          * @example {
          *       "id": "0e3f8a52-6b1c-4d9e-a7f2-3c5b8d1e4f60",
          *       "type": "github",
@@ -1942,6 +2056,7 @@ export interface components {
             lastSyncedAt: string | null;
         };
         /**
+         * @description The external accounts connected to this account, of every type.
          * @example {
          *       "items": [
          *         {
@@ -1959,9 +2074,13 @@ export interface components {
         ConnectorAccountList: {
             items: components["schemas"]["ConnectorAccount"][];
         };
-        /** @enum {string} */
+        /**
+         * @description `queued`, then `running`, then `succeeded` or `failed`.
+         * @enum {string}
+         */
         SyncJobStatus: "queued" | "running" | "succeeded" | "failed";
         /**
+         * @description One sync of a connected account: its state and what it did to the tasks.
          * @example {
          *       "id": "c4a1d2e3-8f7b-4e6a-9d0c-1b2a3c4d5e6f",
          *       "connectorAccountId": "0e3f8a52-6b1c-4d9e-a7f2-3c5b8d1e4f60",
@@ -2006,6 +2125,7 @@ export interface components {
             error: string | null;
         };
         /**
+         * @description The most recent sync jobs of a connected account, newest first.
          * @example {
          *       "items": [
          *         {
@@ -2029,6 +2149,7 @@ export interface components {
             items: components["schemas"]["SyncJob"][];
         };
         /**
+         * @description RFC 8414 metadata of the OAuth authorisation server: its endpoints and what it supports.
          * @example {
          *       "issuer": "http://localhost:3000",
          *       "authorization_endpoint": "http://localhost:3000/oauth/authorize",
@@ -2085,6 +2206,7 @@ export interface components {
             service_documentation?: string;
         };
         /**
+         * @description RFC 9728 metadata of a protected resource (this API or the MCP server): which authorisation server issues its tokens and which scopes it knows.
          * @example {
          *       "resource": "http://localhost:3000",
          *       "authorization_servers": [
@@ -2151,6 +2273,7 @@ export interface components {
             application_type?: "native" | "web";
         };
         /**
+         * @description The registered client (RFC 7591 section 3.2.1): its new `client_id` and the metadata as stored.
          * @example {
          *       "client_id": "c_3f9a1c2b4d5e6f70",
          *       "client_id_issued_at": 1795400000,
@@ -2216,6 +2339,7 @@ export interface components {
             resource?: string;
         };
         /**
+         * @description The token endpoint's answer (RFC 6749 section 5.1): an access token, its refresh token and the scopes granted.
          * @example {
          *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6ImF0K2p3dCJ9.eyJzdWIiOiI1YjhjMGYyZS0xZDNhLTRjNmItOWU3Zi0yYTRkNmM4ZTBiMTMiLCJjaWQiOiJ3ZWIiLCJzY29wZSI6InRhc2tzOnJlYWQgdGFza3M6d3JpdGUifQ.q0Ss3pGdNq7xIPzoiCt3sCjxkO2JNhyV0v3MsaxWXo4",
          *       "token_type": "Bearer",
@@ -2233,6 +2357,7 @@ export interface components {
             scope: string;
         };
         /**
+         * @description RFC 7009 revocation: the token to revoke and, optionally, a hint of its type and the client.
          * @example {
          *       "token": "Zm9yLWEtcmVmcmVzaC10b2tlbi1vbmx5LTQzLWNoYXJz4qF1",
          *       "token_type_hint": "refresh_token",
@@ -2247,6 +2372,7 @@ export interface components {
             client_id?: string;
         };
         /**
+         * @description The OAuth error body (RFC 6749 section 5.2): an error code and a human-readable description.
          * @example {
          *       "error": "invalid_grant",
          *       "error_description": "The authorization code is invalid, expired or already used."
@@ -2258,6 +2384,7 @@ export interface components {
             error_description?: string;
         };
         /**
+         * @description The sign-in and consent form of `GET /oauth/authorize`, posted back with the authorisation request's parameters.
          * @example {
          *       "decision": "allow",
          *       "email": "ada@example.com",
@@ -2303,6 +2430,7 @@ export interface components {
             scope?: string;
         };
         /**
+         * @description RFC 8628 section 3.2: the code the device polls with, the code the person enters, and where.
          * @example {
          *       "device_code": "GmRhmhcxhwAzkoEqiMEg_DnyEysNkuNhszIySk9eS",
          *       "user_code": "BCDF-GHJK",
@@ -2327,6 +2455,7 @@ export interface components {
             interval: number;
         };
         /**
+         * @description The form of `GET /oauth/device`: the user code, the CSRF token, the decision and the sign-in.
          * @example {
          *       "user_code": "BCDF-GHJK",
          *       "csrf_token": "v1.1795466000.Yk3zQ2c9",
@@ -2345,6 +2474,7 @@ export interface components {
             password?: string;
         };
         /**
+         * @description The apps the account authorised, with the scopes each holds.
          * @example {
          *       "items": [
          *         {
@@ -2371,6 +2501,7 @@ export interface components {
             }[];
         };
         /**
+         * @description The process is up (liveness); says nothing of its dependencies.
          * @example {
          *       "status": "ok"
          *     }
@@ -2380,6 +2511,7 @@ export interface components {
             status: "ok";
         };
         /**
+         * @description Whether the server can serve: the database and, when configured, Redis.
          * @example {
          *       "status": "ok",
          *       "checks": {
@@ -2404,6 +2536,7 @@ export interface components {
          */
         WebhookEventType: "task.created" | "task.updated" | "task.deleted" | "sync_job.finished" | "connector_account.connected" | "connector_account.disconnected";
         /**
+         * @description A new webhook: where to POST and which events.
          * @example {
          *       "url": "https://example.com/hooks/tasks",
          *       "events": [
@@ -2421,6 +2554,7 @@ export interface components {
             description?: string | null;
         };
         /**
+         * @description The fields of a webhook to change; at least one. `enabled: true` turns a webhook the server turned off back on.
          * @example {
          *       "enabled": true
          *     }
@@ -2432,6 +2566,7 @@ export interface components {
             enabled?: boolean;
         };
         /**
+         * @description A subscription of a URL to the account's events; never its secret.
          * @example {
          *       "id": "0d9e3c52-8f4a-4b7e-9a61-3c2f1e0b5d77",
          *       "url": "https://example.com/hooks/tasks",
@@ -2459,14 +2594,50 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /**
+         * @description A webhook with its signing secret, shown in this response only.
+         * @example {
+         *       "id": "0d9e3c52-8f4a-4b7e-9a61-3c2f1e0b5d77",
+         *       "url": "https://example.com/hooks/tasks",
+         *       "events": [
+         *         "task.created"
+         *       ],
+         *       "description": "mirror",
+         *       "enabled": true,
+         *       "disabledReason": null,
+         *       "createdAt": "2026-11-25T12:00:00.000Z",
+         *       "updatedAt": "2026-11-25T12:00:00.000Z",
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw9Ui6Aj0gJ2E="
+         *     }
+         */
         WebhookCreated: components["schemas"]["Webhook"] & {
             /** @description The signing secret, shown only in this response: `whsec_` + base64 of 32 random bytes. */
             secret: string;
         };
+        /**
+         * @description The account's webhooks, oldest first.
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "0d9e3c52-8f4a-4b7e-9a61-3c2f1e0b5d77",
+         *           "url": "https://example.com/hooks/tasks",
+         *           "events": [
+         *             "task.created"
+         *           ],
+         *           "description": "mirror",
+         *           "enabled": true,
+         *           "disabledReason": null,
+         *           "createdAt": "2026-11-25T12:00:00.000Z",
+         *           "updatedAt": "2026-11-25T12:00:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
         WebhookList: {
             items: components["schemas"]["Webhook"][];
         };
         /**
+         * @description One event sent to one webhook: its attempts so far and their outcome.
          * @example {
          *       "id": "6a1f2b3c-4d5e-4f60-8a71-b2c3d4e5f607",
          *       "eventId": "msg_2c8f1d4e5a6b4c7d9e0f1a2b3c4d5e6f",
@@ -2504,11 +2675,55 @@ export interface components {
             /** @description A short reason of ours for the last failed attempt; never what the receiver sent. */
             lastError: string | null;
         };
+        /**
+         * @description One page of a webhook's deliveries, newest first, and the cursor of the next one.
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "6a1f2b3c-4d5e-4f60-8a71-b2c3d4e5f607",
+         *           "eventId": "msg_2c8f1d4e5a6b4c7d9e0f1a2b3c4d5e6f",
+         *           "eventType": "task.created",
+         *           "status": "pending",
+         *           "attempts": 1,
+         *           "createdAt": "2026-11-25T12:00:00.000Z",
+         *           "lastAttemptAt": "2026-11-25T12:00:00.120Z",
+         *           "nextAttemptAt": "2026-11-25T12:00:05.300Z",
+         *           "lastStatusCode": 500,
+         *           "lastError": "The receiver answered 500."
+         *         }
+         *       ],
+         *       "nextCursor": null
+         *     }
+         */
         WebhookDeliveryList: {
             items: components["schemas"]["WebhookDelivery"][];
             /** @description Pass as `cursor` for the next (older) page; null at the end. */
             nextCursor: string | null;
         };
+        /**
+         * @description The body of `task.created` and `task.updated`: the task as stored after the change.
+         * @example {
+         *       "type": "task.created",
+         *       "timestamp": "2026-11-21T14:02:31.000Z",
+         *       "data": {
+         *         "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+         *         "title": "Write the release notes",
+         *         "notes": "Cover the new sync options and the CLI.",
+         *         "status": "open",
+         *         "priority": 2,
+         *         "dueAt": "2026-12-01T17:00:00.000Z",
+         *         "labels": [
+         *           "release",
+         *           "docs"
+         *         ],
+         *         "completedAt": null,
+         *         "createdAt": "2026-11-20T09:15:00.000Z",
+         *         "updatedAt": "2026-11-21T14:02:31.000Z",
+         *         "source": null,
+         *         "version": 3
+         *       }
+         *     }
+         */
         TaskEvent: {
             /** @enum {string} */
             type: "task.created" | "task.updated";
@@ -2519,6 +2734,17 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["Task"];
         };
+        /**
+         * @description The body of `task.deleted`: which task was deleted and when.
+         * @example {
+         *       "type": "task.deleted",
+         *       "timestamp": "2026-11-22T08:00:00.000Z",
+         *       "data": {
+         *         "taskId": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+         *         "deletedAt": "2026-11-22T08:00:00.000Z"
+         *       }
+         *     }
+         */
         TaskDeletedEvent: {
             /** @enum {string} */
             type: "task.deleted";
@@ -2531,6 +2757,27 @@ export interface components {
                 deletedAt: string;
             };
         };
+        /**
+         * @description The body of `sync_job.finished`: the job once it succeeded or failed.
+         * @example {
+         *       "type": "sync_job.finished",
+         *       "timestamp": "2026-11-23T07:30:12.000Z",
+         *       "data": {
+         *         "id": "c4a1d2e3-8f7b-4e6a-9d0c-1b2a3c4d5e6f",
+         *         "connectorAccountId": "0e3f8a52-6b1c-4d9e-a7f2-3c5b8d1e4f60",
+         *         "status": "succeeded",
+         *         "createdAt": "2026-11-23T07:30:00.000Z",
+         *         "startedAt": "2026-11-23T07:30:01.000Z",
+         *         "finishedAt": "2026-11-23T07:30:12.000Z",
+         *         "fetched": 42,
+         *         "created": 5,
+         *         "updated": 3,
+         *         "unchanged": 34,
+         *         "droppedOverQuota": 0,
+         *         "error": null
+         *       }
+         *     }
+         */
         SyncJobFinishedEvent: {
             /** @enum {string} */
             type: "sync_job.finished";
@@ -2538,6 +2785,22 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["SyncJob"];
         };
+        /**
+         * @description The body of `connector_account.connected` and `connector_account.disconnected`: the connected account.
+         * @example {
+         *       "type": "connector_account.connected",
+         *       "timestamp": "2026-11-02T08:00:00.000Z",
+         *       "data": {
+         *         "id": "0e3f8a52-6b1c-4d9e-a7f2-3c5b8d1e4f60",
+         *         "type": "github",
+         *         "externalId": "583231",
+         *         "displayName": "octocat (GitHub)",
+         *         "createdAt": "2026-11-02T08:00:00.000Z",
+         *         "updatedAt": "2026-11-02T08:00:00.000Z",
+         *         "lastSyncedAt": null
+         *       }
+         *     }
+         */
         ConnectorAccountEvent: {
             /** @enum {string} */
             type: "connector_account.connected" | "connector_account.disconnected";
@@ -2545,6 +2808,16 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["ConnectorAccount"];
         };
+        /**
+         * @description The body of `webhook.ping`: the webhook it was sent to.
+         * @example {
+         *       "type": "webhook.ping",
+         *       "timestamp": "2026-11-25T12:00:00.000Z",
+         *       "data": {
+         *         "webhookId": "0d9e3c52-8f4a-4b7e-9a61-3c2f1e0b5d77"
+         *       }
+         *     }
+         */
         WebhookPingEvent: {
             /** @enum {string} */
             type: "webhook.ping";
@@ -2748,6 +3021,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "statusCode": 413,
+                 *       "code": "PAYLOAD_TOO_LARGE",
+                 *       "message": "The request body is larger than 1 MiB, the limit of this operation."
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2768,6 +3048,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "statusCode": 415,
+                 *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                 *       "message": "This operation does not take that content type."
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2815,6 +3102,14 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "statusCode": 500,
+                 *       "code": "INTERNAL_ERROR",
+                 *       "message": "Something went wrong on our side.",
+                 *       "requestId": "3f2b9c1e-7d4a-4e8b-a1c6-0b5d9e2f7a48"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2836,6 +3131,14 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "statusCode": 503,
+                 *       "code": "SERVICE_UNAVAILABLE",
+                 *       "message": "The service cannot reach its database; retry shortly.",
+                 *       "requestId": "3f2b9c1e-7d4a-4e8b-a1c6-0b5d9e2f7a48"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2856,6 +3159,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "statusCode": 502,
+                 *       "code": "CONNECTOR_UNAVAILABLE",
+                 *       "message": "GitHub answered GET /user with something that is not a user."
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2994,6 +3304,19 @@ export interface components {
             content: {
                 /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                 "text/html": string;
+                /**
+                 * @example {
+                 *       "statusCode": 400,
+                 *       "code": "VALIDATION_FAILED",
+                 *       "message": "The request does not match the API description.",
+                 *       "details": [
+                 *         {
+                 *           "path": "/query/response_type",
+                 *           "message": "must be equal to one of the allowed values"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -3505,6 +3828,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "code": "ACCOUNT_LOCKED",
+                     *       "message": "Too many failed logins. This account is locked; try again later.",
+                     *       "retryAfterSeconds": 840
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3790,6 +4121,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
+                     *       "message": "This Idempotency-Key was already used with a different request body."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4937,6 +5275,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "error": {
+                     *         "code": -32700,
+                     *         "message": "Parse error: Invalid JSON-RPC message"
+                     *       },
+                     *       "id": null
+                     *     }
+                     */
                     "application/json": Record<string, never>;
                 };
             };
@@ -4947,6 +5295,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "code": "HOST_NOT_ALLOWED",
+                     *       "message": "This MCP server does not answer requests for that Host (DNS-rebinding protection)."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4967,6 +5322,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "error": {
+                     *         "code": -32000,
+                     *         "message": "Not Acceptable: Client must accept both application/json and text/event-stream"
+                     *       },
+                     *       "id": null
+                     *     }
+                     */
                     "application/json": Record<string, never>;
                 };
             };
@@ -4988,6 +5353,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "error": {
+                     *         "code": -32000,
+                     *         "message": "Unsupported Media Type: Content-Type must be application/json"
+                     *       },
+                     *       "id": null
+                     *     }
+                     */
                     "application/json": Record<string, never>;
                 };
             };
@@ -5211,6 +5586,14 @@ export interface operations {
                 content: {
                     /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                     "text/html": string;
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "code": "ACCOUNT_LOCKED",
+                     *       "message": "Too many failed logins. This account is locked; try again later.",
+                     *       "retryAfterSeconds": 840
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5432,6 +5815,14 @@ export interface operations {
                 content: {
                     /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
                     "text/html": string;
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "code": "ACCOUNT_LOCKED",
+                     *       "message": "Too many failed logins. This account is locked; try again later.",
+                     *       "retryAfterSeconds": 840
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5558,6 +5949,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "unavailable",
+                     *       "checks": {
+                     *         "database": "down",
+                     *         "redis": "up"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
@@ -5592,6 +5992,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "This endpoint needs the metrics token (METRICS_TOKEN) as a bearer token."
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5623,6 +6030,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Task Service API",
+                     *         "version": "0.1.0"
+                     *       },
+                     *       "paths": {
+                     *         "/tasks": {
+                     *           "get": {
+                     *             "operationId": "listTasks"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": Record<string, never>;
                 };
             };
@@ -5655,6 +6078,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Task Service API",
+                     *         "version": "0.1.0"
+                     *       },
+                     *       "paths": {
+                     *         "/tasks": {
+                     *           "get": {
+                     *             "operationId": "listTasks"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/yaml": Record<string, never>;
                 };
             };
@@ -5837,6 +6276,29 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "task.updated",
+                 *       "timestamp": "2026-11-21T14:02:31.000Z",
+                 *       "data": {
+                 *         "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+                 *         "title": "Write the release notes",
+                 *         "notes": "Cover the new sync options and the CLI.",
+                 *         "status": "completed",
+                 *         "priority": 2,
+                 *         "dueAt": "2026-12-01T17:00:00.000Z",
+                 *         "labels": [
+                 *           "release",
+                 *           "docs"
+                 *         ],
+                 *         "completedAt": "2026-11-21T14:02:31.000Z",
+                 *         "createdAt": "2026-11-20T09:15:00.000Z",
+                 *         "updatedAt": "2026-11-21T14:02:31.000Z",
+                 *         "source": null,
+                 *         "version": 4
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["TaskEvent"];
             };
         };
@@ -5953,6 +6415,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "connector_account.disconnected",
+                 *       "timestamp": "2026-11-24T09:00:00.000Z",
+                 *       "data": {
+                 *         "id": "0e3f8a52-6b1c-4d9e-a7f2-3c5b8d1e4f60",
+                 *         "type": "github",
+                 *         "externalId": "583231",
+                 *         "displayName": "octocat (GitHub)",
+                 *         "createdAt": "2026-11-02T08:00:00.000Z",
+                 *         "updatedAt": "2026-11-02T08:00:00.000Z",
+                 *         "lastSyncedAt": null
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ConnectorAccountEvent"];
             };
         };

@@ -13,7 +13,8 @@ T = TypeVar("T", bound="Account")
 
 @_attrs_define
 class Account:
-    """
+    """The signed-in account.
+
     Attributes:
         id (UUID):
         email (str):

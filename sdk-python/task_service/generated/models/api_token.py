@@ -15,7 +15,8 @@ T = TypeVar("T", bound="ApiToken")
 
 @_attrs_define
 class ApiToken:
-    """
+    """A long-lived API token for scripts, without its secret.
+
     Attributes:
         id (UUID):
         name (str):

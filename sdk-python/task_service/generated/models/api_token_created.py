@@ -15,7 +15,8 @@ T = TypeVar("T", bound="ApiTokenCreated")
 
 @_attrs_define
 class ApiTokenCreated:
-    """
+    """A new API token with its secret (`token`), shown in this response only.
+
     Attributes:
         id (UUID):
         name (str):

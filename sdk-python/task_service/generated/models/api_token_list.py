@@ -15,7 +15,8 @@ T = TypeVar("T", bound="ApiTokenList")
 
 @_attrs_define
 class ApiTokenList:
-    """
+    """The account's API tokens that are not revoked.
+
     Attributes:
         items (list[ApiToken]):
     """

@@ -15,7 +15,8 @@ T = TypeVar("T", bound="AuthorizationList")
 
 @_attrs_define
 class AuthorizationList:
-    """
+    """The apps the account authorised, with the scopes each holds.
+
     Attributes:
         items (list[AuthorizationListItemsItem]):
     """

@@ -13,7 +13,8 @@ T = TypeVar("T", bound="AuthorizationServerMetadata")
 
 @_attrs_define
 class AuthorizationServerMetadata:
-    """
+    """RFC 8414 metadata of the OAuth authorisation server: its endpoints and what it supports.
+
     Attributes:
         issuer (str):
         authorization_endpoint (str):

@@ -15,10 +15,11 @@ T = TypeVar("T", bound="BudgetUsage")
 
 @_attrs_define
 class BudgetUsage:
-    """
+    """One rate-limit budget: its burst (per minute) and sustained (per hour) windows.
+
     Attributes:
-        burst (WindowUsage):
-        sustained (WindowUsage):
+        burst (WindowUsage): One rate-limit window: its size, what is left, and the seconds until it starts afresh.
+        sustained (WindowUsage): One rate-limit window: its size, what is left, and the seconds until it starts afresh.
     """
 
     burst: WindowUsage

@@ -11,7 +11,8 @@ T = TypeVar("T", bound="CapUsage")
 
 @_attrs_define
 class CapUsage:
-    """
+    """One cap: its limit and how much of it is used.
+
     Attributes:
         limit (int):
         used (int):

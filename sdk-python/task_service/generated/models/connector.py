@@ -13,9 +13,11 @@ T = TypeVar("T", bound="Connector")
 
 @_attrs_define
 class Connector:
-    """
+    """A connector type this server offers and how many accounts of it an account may connect.
+
     Attributes:
-        type_ (ConnectorType):
+        type_ (ConnectorType): A kind of external account: `github` (issues assigned to the user) or `ical` (VTODOs of a
+            calendar feed).
         name (str):
         max_accounts (int): Connected accounts of this type allowed per account.
     """

@@ -15,10 +15,12 @@ T = TypeVar("T", bound="ConnectorAccount")
 
 @_attrs_define
 class ConnectorAccount:
-    """
+    """An external account connected to this account; its credentials never show.
+
     Attributes:
         id (UUID):
-        type_ (ConnectorType):
+        type_ (ConnectorType): A kind of external account: `github` (issues assigned to the user) or `ical` (VTODOs of a
+            calendar feed).
         external_id (str): The identity at the provider; connecting the same identity again replaces the credentials.
             `github`: the user id (`583231`), or `<id>@<host>` for GitHub Enterprise, whose user ids are
             its own. `ical`: the normalised feed URL (scheme and host in lower case, default port and

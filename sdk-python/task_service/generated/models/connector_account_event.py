@@ -18,11 +18,12 @@ T = TypeVar("T", bound="ConnectorAccountEvent")
 
 @_attrs_define
 class ConnectorAccountEvent:
-    """
+    """The body of `connector_account.connected` and `connector_account.disconnected`: the connected account.
+
     Attributes:
         type_ (ConnectorAccountEventType):
         timestamp (datetime.datetime):
-        data (ConnectorAccount):
+        data (ConnectorAccount): An external account connected to this account; its credentials never show.
     """
 
     type_: ConnectorAccountEventType

@@ -15,7 +15,8 @@ T = TypeVar("T", bound="ConnectorAccountList")
 
 @_attrs_define
 class ConnectorAccountList:
-    """
+    """The external accounts connected to this account, of every type.
+
     Attributes:
         items (list[ConnectorAccount]):
     """

@@ -15,7 +15,8 @@ T = TypeVar("T", bound="ConnectorList")
 
 @_attrs_define
 class ConnectorList:
-    """
+    """Every connector type this server offers.
+
     Attributes:
         items (list[Connector]):
     """

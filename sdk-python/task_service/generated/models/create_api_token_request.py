@@ -13,11 +13,13 @@ T = TypeVar("T", bound="CreateApiTokenRequest")
 
 @_attrs_define
 class CreateApiTokenRequest:
-    """
-    Attributes:
-        name (str):
-        scopes (list[Scope] | Unset):
-        expires_in_days (int | Unset):
+    """A new API token: a name to recognise it, its scopes (the four besides `tokens:manage` and `webhooks:manage` when
+    left out) and its lifetime in days (none when left out).
+
+        Attributes:
+            name (str):
+            scopes (list[Scope] | Unset):
+            expires_in_days (int | Unset):
     """
 
     name: str

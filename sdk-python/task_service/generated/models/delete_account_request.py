@@ -10,7 +10,8 @@ T = TypeVar("T", bound="DeleteAccountRequest")
 
 @_attrs_define
 class DeleteAccountRequest:
-    """
+    """The account password again, so a stolen access token alone cannot delete the account.
+
     Attributes:
         password (str): The account's password.
     """

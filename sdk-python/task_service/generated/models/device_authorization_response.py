@@ -11,7 +11,8 @@ T = TypeVar("T", bound="DeviceAuthorizationResponse")
 
 @_attrs_define
 class DeviceAuthorizationResponse:
-    """
+    """RFC 8628 section 3.2: the code the device polls with, the code the person enters, and where.
+
     Attributes:
         device_code (str): For the token endpoint only; never shown to the person.
         user_code (str):

@@ -14,7 +14,8 @@ T = TypeVar("T", bound="DeviceVerificationForm")
 
 @_attrs_define
 class DeviceVerificationForm:
-    """
+    """The form of `GET /oauth/device`: the user code, the CSRF token, the decision and the sign-in.
+
     Attributes:
         user_code (str): The code the page was shown for (its hidden field).
         csrf_token (str | Unset):

@@ -12,7 +12,8 @@ T = TypeVar("T", bound="GithubCredentials")
 
 @_attrs_define
 class GithubCredentials:
-    """
+    """What connecting a GitHub account takes: a token that can read the user's issues.
+
     Attributes:
         token (str): A GitHub personal access token or OAuth token.
         base_url (str | Unset): GitHub Enterprise API root, e.g. `https://github.example.com/api/v3`. Default

@@ -13,7 +13,8 @@ T = TypeVar("T", bound="Health")
 
 @_attrs_define
 class Health:
-    """
+    """The process is up (liveness); says nothing of its dependencies.
+
     Attributes:
         status (HealthStatus):
     """

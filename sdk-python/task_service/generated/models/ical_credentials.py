@@ -10,7 +10,8 @@ T = TypeVar("T", bound="IcalCredentials")
 
 @_attrs_define
 class IcalCredentials:
-    """
+    """What connecting an iCalendar feed takes: its address.
+
     Attributes:
         url (str): An http(s) or webcal feed address; it may carry a secret token.
     """

@@ -13,7 +13,8 @@ T = TypeVar("T", bound="LoginRequest")
 
 @_attrs_define
 class LoginRequest:
-    """
+    """The email and password of an account, for the first-party client `web`.
+
     Attributes:
         email (str):
         password (str):

@@ -14,7 +14,8 @@ T = TypeVar("T", bound="OAuthAuthorizationForm")
 
 @_attrs_define
 class OAuthAuthorizationForm:
-    """
+    """The sign-in and consent form of `GET /oauth/authorize`, posted back with the authorisation request's parameters.
+
     Attributes:
         decision (OAuthAuthorizationFormDecision):
         email (str | Unset):

@@ -19,7 +19,8 @@ T = TypeVar("T", bound="OAuthClientRegistration")
 
 @_attrs_define
 class OAuthClientRegistration:
-    """
+    """The registered client (RFC 7591 section 3.2.1): its new `client_id` and the metadata as stored.
+
     Attributes:
         client_id (str):
         redirect_uris (list[str]):

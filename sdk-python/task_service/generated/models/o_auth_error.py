@@ -13,7 +13,8 @@ T = TypeVar("T", bound="OAuthError")
 
 @_attrs_define
 class OAuthError:
-    """
+    """The OAuth error body (RFC 6749 section 5.2): an error code and a human-readable description.
+
     Attributes:
         error (str):
         error_description (str | Unset):

@@ -13,7 +13,8 @@ T = TypeVar("T", bound="OAuthRevokeRequest")
 
 @_attrs_define
 class OAuthRevokeRequest:
-    """
+    """RFC 7009 revocation: the token to revoke and, optionally, a hint of its type and the client.
+
     Attributes:
         token (str): A refresh or access token.
         token_type_hint (str | Unset): `access_token` or `refresh_token`; optional, and any value is only a hint (RFC

@@ -13,7 +13,8 @@ T = TypeVar("T", bound="OAuthTokenResponse")
 
 @_attrs_define
 class OAuthTokenResponse:
-    """
+    """The token endpoint's answer (RFC 6749 section 5.1): an access token, its refresh token and the scopes granted.
+
     Attributes:
         access_token (str):
         token_type (OAuthTokenResponseTokenType):

@@ -13,14 +13,16 @@ T = TypeVar("T", bound="ProtectedResourceMetadata")
 
 @_attrs_define
 class ProtectedResourceMetadata:
-    """
-    Attributes:
-        resource (str):
-        authorization_servers (list[str]):
-        scopes_supported (list[str] | Unset):
-        bearer_methods_supported (list[str] | Unset):
-        resource_name (str | Unset):
-        resource_documentation (str | Unset):
+    """RFC 9728 metadata of a protected resource (this API or the MCP server): which authorisation server issues its tokens
+    and which scopes it knows.
+
+        Attributes:
+            resource (str):
+            authorization_servers (list[str]):
+            scopes_supported (list[str] | Unset):
+            bearer_methods_supported (list[str] | Unset):
+            resource_name (str | Unset):
+            resource_documentation (str | Unset):
     """
 
     resource: str

@@ -17,7 +17,8 @@ T = TypeVar("T", bound="Readiness")
 
 @_attrs_define
 class Readiness:
-    """
+    """Whether the server can serve: the database and, when configured, Redis.
+
     Attributes:
         status (ReadinessStatus):
         checks (ReadinessChecks):

@@ -12,7 +12,8 @@ T = TypeVar("T", bound="RefreshRequest")
 
 @_attrs_define
 class RefreshRequest:
-    """
+    """The refresh token of the last token pair; it works once.
+
     Attributes:
         refresh_token (str | Unset): Required unless the refresh cookie of a cookie session stands for it.
     """

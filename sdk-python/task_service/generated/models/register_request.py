@@ -13,7 +13,8 @@ T = TypeVar("T", bound="RegisterRequest")
 
 @_attrs_define
 class RegisterRequest:
-    """
+    """A new account: its email (the sign-in name), password and optional display name.
+
     Attributes:
         email (str): Spaces around it are trimmed; stored lower-cased.
         password (str):

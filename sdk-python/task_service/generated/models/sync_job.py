@@ -15,11 +15,12 @@ T = TypeVar("T", bound="SyncJob")
 
 @_attrs_define
 class SyncJob:
-    """
+    """One sync of a connected account: its state and what it did to the tasks.
+
     Attributes:
         id (UUID):
         connector_account_id (UUID):
-        status (SyncJobStatus):
+        status (SyncJobStatus): `queued`, then `running`, then `succeeded` or `failed`.
         created_at (datetime.datetime):
         started_at (datetime.datetime | None):
         finished_at (datetime.datetime | None):

@@ -18,11 +18,12 @@ T = TypeVar("T", bound="SyncJobFinishedEvent")
 
 @_attrs_define
 class SyncJobFinishedEvent:
-    """
+    """The body of `sync_job.finished`: the job once it succeeded or failed.
+
     Attributes:
         type_ (SyncJobFinishedEventType):
         timestamp (datetime.datetime):
-        data (SyncJob):
+        data (SyncJob): One sync of a connected account: its state and what it did to the tasks.
     """
 
     type_: SyncJobFinishedEventType

@@ -15,7 +15,8 @@ T = TypeVar("T", bound="SyncJobList")
 
 @_attrs_define
 class SyncJobList:
-    """
+    """The most recent sync jobs of a connected account, newest first.
+
     Attributes:
         items (list[SyncJob]):
     """

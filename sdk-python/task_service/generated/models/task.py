@@ -20,12 +20,13 @@ T = TypeVar("T", bound="Task")
 
 @_attrs_define
 class Task:
-    """
+    """A task of the account, made here or brought by a sync.
+
     Attributes:
         id (UUID):
         title (str):
         notes (None | str):
-        status (TaskStatus):
+        status (TaskStatus): `open` until done; `completed` sets `completedAt`.
         priority (Priority): 1 is the most urgent.
         due_at (datetime.datetime | None):
         labels (list[str]):

@@ -16,7 +16,8 @@ T = TypeVar("T", bound="TaskChangeList")
 
 @_attrs_define
 class TaskChangeList:
-    """
+    """One page of the change feed, in commit order, with the cursor to continue from.
+
     Attributes:
         changes (list[TaskDeleted | TaskUpserted]):
         next_cursor (str): Always present: pass it as `cursor` for the next page, or keep it and ask again later when

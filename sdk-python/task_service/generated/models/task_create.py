@@ -15,11 +15,12 @@ T = TypeVar("T", bound="TaskCreate")
 
 @_attrs_define
 class TaskCreate:
-    """
+    """A new task: a title, and optionally notes, status, priority, due time and labels.
+
     Attributes:
         title (str):
         notes (None | str | Unset):
-        status (TaskStatus | Unset):
+        status (TaskStatus | Unset): `open` until done; `completed` sets `completedAt`.
         priority (Priority | Unset): 1 is the most urgent; 3 when left out.
         due_at (datetime.datetime | None | Unset):
         labels (list[str] | Unset):

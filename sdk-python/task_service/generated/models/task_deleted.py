@@ -19,7 +19,8 @@ T = TypeVar("T", bound="TaskDeleted")
 
 @_attrs_define
 class TaskDeleted:
-    """
+    """A change of the feed: the task was deleted.
+
     Attributes:
         kind (Literal['deleted']):
         task_id (UUID):

@@ -18,7 +18,8 @@ T = TypeVar("T", bound="TaskDeletedEvent")
 
 @_attrs_define
 class TaskDeletedEvent:
-    """
+    """The body of `task.deleted`: which task was deleted and when.
+
     Attributes:
         type_ (TaskDeletedEventType):
         timestamp (datetime.datetime):

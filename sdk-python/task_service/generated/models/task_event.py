@@ -18,11 +18,12 @@ T = TypeVar("T", bound="TaskEvent")
 
 @_attrs_define
 class TaskEvent:
-    """
+    """The body of `task.created` and `task.updated`: the task as stored after the change.
+
     Attributes:
         type_ (TaskEventType):
         timestamp (datetime.datetime): When the change was committed.
-        data (Task):
+        data (Task): A task of the account, made here or brought by a sync.
     """
 
     type_: TaskEventType

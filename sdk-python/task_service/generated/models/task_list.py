@@ -15,7 +15,8 @@ T = TypeVar("T", bound="TaskList")
 
 @_attrs_define
 class TaskList:
-    """
+    """One page of the account's tasks and the cursor of the next one.
+
     Attributes:
         items (list[Task]):
         next_cursor (None | str): Pass as `cursor` for the next page; null at the end.

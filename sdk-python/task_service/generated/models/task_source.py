@@ -14,10 +14,12 @@ T = TypeVar("T", bound="TaskSource")
 
 @_attrs_define
 class TaskSource:
-    """
+    """Where a synced task came from: the connected account, its type, the item's id there and its web page.
+
     Attributes:
         connector_account_id (UUID):
-        connector_type (ConnectorType):
+        connector_type (ConnectorType): A kind of external account: `github` (issues assigned to the user) or `ical`
+            (VTODOs of a calendar feed).
         external_id (str):
         url (None | str):
     """

@@ -15,11 +15,12 @@ T = TypeVar("T", bound="TaskUpdate")
 
 @_attrs_define
 class TaskUpdate:
-    """
+    """The fields of a task to change; at least one. `null` clears `notes` and `dueAt`.
+
     Attributes:
         title (str | Unset):
         notes (None | str | Unset):
-        status (TaskStatus | Unset):
+        status (TaskStatus | Unset): `open` until done; `completed` sets `completedAt`.
         priority (Priority | Unset):
         due_at (datetime.datetime | None | Unset):
         labels (list[str] | Unset):

@@ -22,10 +22,11 @@ T = TypeVar("T", bound="TaskUpserted")
 
 @_attrs_define
 class TaskUpserted:
-    """
+    """A change of the feed: the task was created or changed; `task` is its latest state.
+
     Attributes:
         kind (Literal['upserted']):
-        task (Task):
+        task (Task): A task of the account, made here or brought by a sync.
     """
 
     kind: Literal["upserted"]

@@ -14,7 +14,8 @@ T = TypeVar("T", bound="TokenPair")
 
 @_attrs_define
 class TokenPair:
-    """
+    """A short-lived access token (JWT) and the refresh token that renews it.
+
     Attributes:
         access_token (str): A JWT; send it as `Authorization: Bearer <accessToken>`.
         token_type (TokenPairTokenType):

@@ -17,9 +17,10 @@ T = TypeVar("T", bound="Usage")
 
 @_attrs_define
 class Usage:
-    """
+    """What the account uses of each cap and of its rate-limit budgets right now.
+
     Attributes:
-        tasks (CapUsage):
+        tasks (CapUsage): One cap: its limit and how much of it is used.
         connector_accounts (list[UsageConnectorAccountsItem]):
         rate_limits (UsageRateLimits):
     """

@@ -15,7 +15,8 @@ T = TypeVar("T", bound="UsageConnectorAccountsItem")
 class UsageConnectorAccountsItem:
     """
     Attributes:
-        type_ (ConnectorType):
+        type_ (ConnectorType): A kind of external account: `github` (issues assigned to the user) or `ical` (VTODOs of a
+            calendar feed).
         limit (int):
         used (int):
     """

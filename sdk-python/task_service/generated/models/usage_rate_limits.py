@@ -17,8 +17,8 @@ T = TypeVar("T", bound="UsageRateLimits")
 class UsageRateLimits:
     """
     Attributes:
-        account (BudgetUsage):
-        client (BudgetUsage):
+        account (BudgetUsage): One rate-limit budget: its burst (per minute) and sustained (per hour) windows.
+        client (BudgetUsage): One rate-limit budget: its burst (per minute) and sustained (per hour) windows.
     """
 
     account: BudgetUsage

@@ -15,7 +15,8 @@ T = TypeVar("T", bound="Webhook")
 
 @_attrs_define
 class Webhook:
-    """
+    """A subscription of a URL to the account's events; never its secret.
+
     Attributes:
         id (UUID):
         url (str):

@@ -13,7 +13,8 @@ T = TypeVar("T", bound="WebhookCreate")
 
 @_attrs_define
 class WebhookCreate:
-    """
+    """A new webhook: where to POST and which events.
+
     Attributes:
         url (str): https, a public address, no credentials (see `POST /webhooks`).
         events (list[WebhookEventType]):

@@ -15,7 +15,8 @@ T = TypeVar("T", bound="WebhookCreated")
 
 @_attrs_define
 class WebhookCreated:
-    """
+    """A webhook with its signing secret, shown in this response only.
+
     Attributes:
         id (UUID):
         url (str):

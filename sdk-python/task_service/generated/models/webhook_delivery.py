@@ -16,7 +16,8 @@ T = TypeVar("T", bound="WebhookDelivery")
 
 @_attrs_define
 class WebhookDelivery:
-    """
+    """One event sent to one webhook: its attempts so far and their outcome.
+
     Attributes:
         id (UUID):
         event_id (str): The `webhook-id` header of every attempt.

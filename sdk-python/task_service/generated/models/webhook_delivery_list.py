@@ -15,7 +15,8 @@ T = TypeVar("T", bound="WebhookDeliveryList")
 
 @_attrs_define
 class WebhookDeliveryList:
-    """
+    """One page of a webhook's deliveries, newest first, and the cursor of the next one.
+
     Attributes:
         items (list[WebhookDelivery]):
         next_cursor (None | str): Pass as `cursor` for the next (older) page; null at the end.

@@ -15,7 +15,8 @@ T = TypeVar("T", bound="WebhookList")
 
 @_attrs_define
 class WebhookList:
-    """
+    """The account's webhooks, oldest first.
+
     Attributes:
         items (list[Webhook]):
     """

@@ -18,7 +18,8 @@ T = TypeVar("T", bound="WebhookPingEvent")
 
 @_attrs_define
 class WebhookPingEvent:
-    """
+    """The body of `webhook.ping`: the webhook it was sent to.
+
     Attributes:
         type_ (WebhookPingEventType):
         timestamp (datetime.datetime):

@@ -13,7 +13,8 @@ T = TypeVar("T", bound="WebhookUpdate")
 
 @_attrs_define
 class WebhookUpdate:
-    """
+    """The fields of a webhook to change; at least one. `enabled: true` turns a webhook the server turned off back on.
+
     Attributes:
         url (str | Unset):
         events (list[WebhookEventType] | Unset):

@@ -11,7 +11,8 @@ T = TypeVar("T", bound="WindowUsage")
 
 @_attrs_define
 class WindowUsage:
-    """
+    """One rate-limit window: its size, what is left, and the seconds until it starts afresh.
+
     Attributes:
         limit (int):
         remaining (int):

@@ -111,7 +111,8 @@ def sync_detailed(
     `ACCOUNT_LOCKED`. So a stolen access token alone cannot close an account.
 
     Args:
-        body (DeleteAccountRequest):
+        body (DeleteAccountRequest): The account password again, so a stolen access token alone
+            cannot delete the account.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -150,7 +151,8 @@ def sync(
     `ACCOUNT_LOCKED`. So a stolen access token alone cannot close an account.
 
     Args:
-        body (DeleteAccountRequest):
+        body (DeleteAccountRequest): The account password again, so a stolen access token alone
+            cannot delete the account.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -184,7 +186,8 @@ async def asyncio_detailed(
     `ACCOUNT_LOCKED`. So a stolen access token alone cannot close an account.
 
     Args:
-        body (DeleteAccountRequest):
+        body (DeleteAccountRequest): The account password again, so a stolen access token alone
+            cannot delete the account.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -221,7 +224,8 @@ async def asyncio(
     `ACCOUNT_LOCKED`. So a stolen access token alone cannot close an account.
 
     Args:
-        body (DeleteAccountRequest):
+        body (DeleteAccountRequest): The account password again, so a stolen access token alone
+            cannot delete the account.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

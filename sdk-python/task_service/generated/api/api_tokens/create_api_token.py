@@ -109,7 +109,9 @@ def sync_detailed(
     its own fence inside the account budget; tokens add no budget. `lastUsedAt` is kept to the minute.
 
     Args:
-        body (CreateApiTokenRequest):
+        body (CreateApiTokenRequest): A new API token: a name to recognise it, its scopes (the
+            four besides `tokens:manage` and `webhooks:manage` when left out) and its lifetime in days
+            (none when left out).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -144,7 +146,9 @@ def sync(
     its own fence inside the account budget; tokens add no budget. `lastUsedAt` is kept to the minute.
 
     Args:
-        body (CreateApiTokenRequest):
+        body (CreateApiTokenRequest): A new API token: a name to recognise it, its scopes (the
+            four besides `tokens:manage` and `webhooks:manage` when left out) and its lifetime in days
+            (none when left out).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -174,7 +178,9 @@ async def asyncio_detailed(
     its own fence inside the account budget; tokens add no budget. `lastUsedAt` is kept to the minute.
 
     Args:
-        body (CreateApiTokenRequest):
+        body (CreateApiTokenRequest): A new API token: a name to recognise it, its scopes (the
+            four besides `tokens:manage` and `webhooks:manage` when left out) and its lifetime in days
+            (none when left out).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -207,7 +213,9 @@ async def asyncio(
     its own fence inside the account budget; tokens add no budget. `lastUsedAt` is kept to the minute.
 
     Args:
-        body (CreateApiTokenRequest):
+        body (CreateApiTokenRequest): A new API token: a name to recognise it, its scopes (the
+            four besides `tokens:manage` and `webhooks:manage` when left out) and its lifetime in days
+            (none when left out).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

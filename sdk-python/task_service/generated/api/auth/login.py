@@ -115,7 +115,8 @@ def sync_detailed(
     with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
 
     Args:
-        body (LoginRequest):
+        body (LoginRequest): The email and password of an account, for the first-party client
+            `web`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -156,7 +157,8 @@ def sync(
     with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
 
     Args:
-        body (LoginRequest):
+        body (LoginRequest): The email and password of an account, for the first-party client
+            `web`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -192,7 +194,8 @@ async def asyncio_detailed(
     with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
 
     Args:
-        body (LoginRequest):
+        body (LoginRequest): The email and password of an account, for the first-party client
+            `web`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -231,7 +234,8 @@ async def asyncio(
     with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
 
     Args:
-        body (LoginRequest):
+        body (LoginRequest): The email and password of an account, for the first-party client
+            `web`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -111,7 +111,8 @@ def sync_detailed(
     with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
 
     Args:
-        body (RegisterRequest):
+        body (RegisterRequest): A new account: its email (the sign-in name), password and optional
+            display name.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -148,7 +149,8 @@ def sync(
     with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
 
     Args:
-        body (RegisterRequest):
+        body (RegisterRequest): A new account: its email (the sign-in name), password and optional
+            display name.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,7 +182,8 @@ async def asyncio_detailed(
     with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
 
     Args:
-        body (RegisterRequest):
+        body (RegisterRequest): A new account: its email (the sign-in name), password and optional
+            display name.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -215,7 +218,8 @@ async def asyncio(
     with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
 
     Args:
-        body (RegisterRequest):
+        body (RegisterRequest): A new account: its email (the sign-in name), password and optional
+            display name.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -152,7 +152,8 @@ def sync_detailed(
     error or its rate limit is used up.
 
     Args:
-        type_ (ConnectorType):
+        type_ (ConnectorType): A kind of external account: `github` (issues assigned to the user)
+            or `ical` (VTODOs of a calendar feed).
         body (GithubCredentials | IcalCredentials): The credentials of the connector type in the
             path.
 
@@ -204,7 +205,8 @@ def sync(
     error or its rate limit is used up.
 
     Args:
-        type_ (ConnectorType):
+        type_ (ConnectorType): A kind of external account: `github` (issues assigned to the user)
+            or `ical` (VTODOs of a calendar feed).
         body (GithubCredentials | IcalCredentials): The credentials of the connector type in the
             path.
 
@@ -251,7 +253,8 @@ async def asyncio_detailed(
     error or its rate limit is used up.
 
     Args:
-        type_ (ConnectorType):
+        type_ (ConnectorType): A kind of external account: `github` (issues assigned to the user)
+            or `ical` (VTODOs of a calendar feed).
         body (GithubCredentials | IcalCredentials): The credentials of the connector type in the
             path.
 
@@ -301,7 +304,8 @@ async def asyncio(
     error or its rate limit is used up.
 
     Args:
-        type_ (ConnectorType):
+        type_ (ConnectorType): A kind of external account: `github` (issues assigned to the user)
+            or `ical` (VTODOs of a calendar feed).
         body (GithubCredentials | IcalCredentials): The credentials of the connector type in the
             path.
 

@@ -93,7 +93,8 @@ def sync_detailed(
 ) -> Response[ConnectorAccount | Error]:
     """A connected account
 
-     Scope `connectors:read`.
+     One connected external account of this account; one of another account is 404, like an unknown
+    id. Its credentials never show. Scope `connectors:read`.
 
     Args:
         account_id (UUID):
@@ -124,7 +125,8 @@ def sync(
 ) -> ConnectorAccount | Error | None:
     """A connected account
 
-     Scope `connectors:read`.
+     One connected external account of this account; one of another account is 404, like an unknown
+    id. Its credentials never show. Scope `connectors:read`.
 
     Args:
         account_id (UUID):
@@ -150,7 +152,8 @@ async def asyncio_detailed(
 ) -> Response[ConnectorAccount | Error]:
     """A connected account
 
-     Scope `connectors:read`.
+     One connected external account of this account; one of another account is 404, like an unknown
+    id. Its credentials never show. Scope `connectors:read`.
 
     Args:
         account_id (UUID):
@@ -179,7 +182,8 @@ async def asyncio(
 ) -> ConnectorAccount | Error | None:
     """A connected account
 
-     Scope `connectors:read`.
+     One connected external account of this account; one of another account is 404, like an unknown
+    id. Its credentials never show. Scope `connectors:read`.
 
     Args:
         account_id (UUID):

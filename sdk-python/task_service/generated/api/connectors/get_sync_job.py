@@ -93,7 +93,9 @@ def sync_detailed(
 ) -> Response[Error | SyncJob]:
     """A sync job
 
-     Scope `connectors:read`.
+     One sync job, as `Location` of `POST /connector-accounts/{accountId}/sync` names it. Poll it until
+    `status` is `succeeded` or `failed` (or subscribe a webhook to `sync_job.finished`); a job of
+    another account is 404. Scope `connectors:read`.
 
     Args:
         job_id (UUID):
@@ -124,7 +126,9 @@ def sync(
 ) -> Error | SyncJob | None:
     """A sync job
 
-     Scope `connectors:read`.
+     One sync job, as `Location` of `POST /connector-accounts/{accountId}/sync` names it. Poll it until
+    `status` is `succeeded` or `failed` (or subscribe a webhook to `sync_job.finished`); a job of
+    another account is 404. Scope `connectors:read`.
 
     Args:
         job_id (UUID):
@@ -150,7 +154,9 @@ async def asyncio_detailed(
 ) -> Response[Error | SyncJob]:
     """A sync job
 
-     Scope `connectors:read`.
+     One sync job, as `Location` of `POST /connector-accounts/{accountId}/sync` names it. Poll it until
+    `status` is `succeeded` or `failed` (or subscribe a webhook to `sync_job.finished`); a job of
+    another account is 404. Scope `connectors:read`.
 
     Args:
         job_id (UUID):
@@ -179,7 +185,9 @@ async def asyncio(
 ) -> Error | SyncJob | None:
     """A sync job
 
-     Scope `connectors:read`.
+     One sync job, as `Location` of `POST /connector-accounts/{accountId}/sync` names it. Poll it until
+    `status` is `succeeded` or `failed` (or subscribe a webhook to `sync_job.finished`); a job of
+    another account is 404. Scope `connectors:read`.
 
     Args:
         job_id (UUID):

@@ -76,7 +76,8 @@ def sync_detailed(
 ) -> Response[ConnectorAccountList | Error]:
     """Connected accounts
 
-     Scope `connectors:read`.
+     Every external account connected to this account, of every type, oldest first; credentials never
+    show. `lastSyncedAt` is when a sync of it last succeeded. Scope `connectors:read`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -101,7 +102,8 @@ def sync(
 ) -> ConnectorAccountList | Error | None:
     """Connected accounts
 
-     Scope `connectors:read`.
+     Every external account connected to this account, of every type, oldest first; credentials never
+    show. `lastSyncedAt` is when a sync of it last succeeded. Scope `connectors:read`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -122,7 +124,8 @@ async def asyncio_detailed(
 ) -> Response[ConnectorAccountList | Error]:
     """Connected accounts
 
-     Scope `connectors:read`.
+     Every external account connected to this account, of every type, oldest first; credentials never
+    show. `lastSyncedAt` is when a sync of it last succeeded. Scope `connectors:read`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,7 +148,8 @@ async def asyncio(
 ) -> ConnectorAccountList | Error | None:
     """Connected accounts
 
-     Scope `connectors:read`.
+     Every external account connected to this account, of every type, oldest first; credentials never
+    show. `lastSyncedAt` is when a sync of it last succeeded. Scope `connectors:read`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

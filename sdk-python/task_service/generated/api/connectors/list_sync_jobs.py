@@ -93,7 +93,8 @@ def sync_detailed(
 ) -> Response[Error | SyncJobList]:
     """Recent sync jobs of a connected account
 
-     The 20 most recent jobs, newest first. Scope `connectors:read`.
+     The 20 most recent sync jobs of the connected account, newest first: queued and running ones with
+    the finished ones, so a client can see what a sync did and why one failed. Scope `connectors:read`.
 
     Args:
         account_id (UUID):
@@ -124,7 +125,8 @@ def sync(
 ) -> Error | SyncJobList | None:
     """Recent sync jobs of a connected account
 
-     The 20 most recent jobs, newest first. Scope `connectors:read`.
+     The 20 most recent sync jobs of the connected account, newest first: queued and running ones with
+    the finished ones, so a client can see what a sync did and why one failed. Scope `connectors:read`.
 
     Args:
         account_id (UUID):
@@ -150,7 +152,8 @@ async def asyncio_detailed(
 ) -> Response[Error | SyncJobList]:
     """Recent sync jobs of a connected account
 
-     The 20 most recent jobs, newest first. Scope `connectors:read`.
+     The 20 most recent sync jobs of the connected account, newest first: queued and running ones with
+    the finished ones, so a client can see what a sync did and why one failed. Scope `connectors:read`.
 
     Args:
         account_id (UUID):
@@ -179,7 +182,8 @@ async def asyncio(
 ) -> Error | SyncJobList | None:
     """Recent sync jobs of a connected account
 
-     The 20 most recent jobs, newest first. Scope `connectors:read`.
+     The 20 most recent sync jobs of the connected account, newest first: queued and running ones with
+    the finished ones, so a client can see what a sync did and why one failed. Scope `connectors:read`.
 
     Args:
         account_id (UUID):

@@ -92,7 +92,8 @@ def sync_detailed(
     `invalid_request`.
 
     Args:
-        body (OAuthRevokeRequest):
+        body (OAuthRevokeRequest): RFC 7009 revocation: the token to revoke and, optionally, a
+            hint of its type and the client.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -127,7 +128,8 @@ def sync(
     `invalid_request`.
 
     Args:
-        body (OAuthRevokeRequest):
+        body (OAuthRevokeRequest): RFC 7009 revocation: the token to revoke and, optionally, a
+            hint of its type and the client.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -157,7 +159,8 @@ async def asyncio_detailed(
     `invalid_request`.
 
     Args:
-        body (OAuthRevokeRequest):
+        body (OAuthRevokeRequest): RFC 7009 revocation: the token to revoke and, optionally, a
+            hint of its type and the client.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -190,7 +193,8 @@ async def asyncio(
     `invalid_request`.
 
     Args:
-        body (OAuthRevokeRequest):
+        body (OAuthRevokeRequest): RFC 7009 revocation: the token to revoke and, optionally, a
+            hint of its type and the client.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

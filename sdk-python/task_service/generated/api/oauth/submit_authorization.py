@@ -104,7 +104,8 @@ def sync_detailed(
     (valid 60 s), `state` and `iss`, and records the app among the account's authorisations.
 
     Args:
-        body (OAuthAuthorizationForm):
+        body (OAuthAuthorizationForm): The sign-in and consent form of `GET /oauth/authorize`,
+            posted back with the authorisation request's parameters.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,7 +146,8 @@ def sync(
     (valid 60 s), `state` and `iss`, and records the app among the account's authorisations.
 
     Args:
-        body (OAuthAuthorizationForm):
+        body (OAuthAuthorizationForm): The sign-in and consent form of `GET /oauth/authorize`,
+            posted back with the authorisation request's parameters.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -181,7 +183,8 @@ async def asyncio_detailed(
     (valid 60 s), `state` and `iss`, and records the app among the account's authorisations.
 
     Args:
-        body (OAuthAuthorizationForm):
+        body (OAuthAuthorizationForm): The sign-in and consent form of `GET /oauth/authorize`,
+            posted back with the authorisation request's parameters.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -220,7 +223,8 @@ async def asyncio(
     (valid 60 s), `state` and `iss`, and records the app among the account's authorisations.
 
     Args:
-        body (OAuthAuthorizationForm):
+        body (OAuthAuthorizationForm): The sign-in and consent form of `GET /oauth/authorize`,
+            posted back with the authorisation request's parameters.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

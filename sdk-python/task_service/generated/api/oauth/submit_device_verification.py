@@ -98,7 +98,8 @@ def sync_detailed(
     authorisations, and a page says the device is connected.
 
     Args:
-        body (DeviceVerificationForm):
+        body (DeviceVerificationForm): The form of `GET /oauth/device`: the user code, the CSRF
+            token, the decision and the sign-in.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -137,7 +138,8 @@ def sync(
     authorisations, and a page says the device is connected.
 
     Args:
-        body (DeviceVerificationForm):
+        body (DeviceVerificationForm): The form of `GET /oauth/device`: the user code, the CSRF
+            token, the decision and the sign-in.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -171,7 +173,8 @@ async def asyncio_detailed(
     authorisations, and a page says the device is connected.
 
     Args:
-        body (DeviceVerificationForm):
+        body (DeviceVerificationForm): The form of `GET /oauth/device`: the user code, the CSRF
+            token, the decision and the sign-in.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -208,7 +211,8 @@ async def asyncio(
     authorisations, and a page says the device is connected.
 
     Args:
-        body (DeviceVerificationForm):
+        body (DeviceVerificationForm): The form of `GET /oauth/device`: the user code, the CSRF
+            token, the decision and the sign-in.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

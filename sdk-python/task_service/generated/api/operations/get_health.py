@@ -50,7 +50,8 @@ def sync_detailed(
 ) -> Response[Health]:
     """The process is up
 
-     Outside the rate limits; no rate-limit headers.
+     Liveness: 200 while the process can answer, whatever its database and Redis do (see `/readyz`
+    for those). Outside the rate limits; no rate-limit headers.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -75,7 +76,8 @@ def sync(
 ) -> Health | None:
     """The process is up
 
-     Outside the rate limits; no rate-limit headers.
+     Liveness: 200 while the process can answer, whatever its database and Redis do (see `/readyz`
+    for those). Outside the rate limits; no rate-limit headers.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -96,7 +98,8 @@ async def asyncio_detailed(
 ) -> Response[Health]:
     """The process is up
 
-     Outside the rate limits; no rate-limit headers.
+     Liveness: 200 while the process can answer, whatever its database and Redis do (see `/readyz`
+    for those). Outside the rate limits; no rate-limit headers.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -119,7 +122,8 @@ async def asyncio(
 ) -> Health | None:
     """The process is up
 
-     Outside the rate limits; no rate-limit headers.
+     Liveness: 200 while the process can answer, whatever its database and Redis do (see `/readyz`
+    for those). Outside the rate limits; no rate-limit headers.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

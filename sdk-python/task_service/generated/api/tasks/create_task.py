@@ -119,7 +119,8 @@ def sync_detailed(
 
     Args:
         idempotency_key (str | Unset):
-        body (TaskCreate):
+        body (TaskCreate): A new task: a title, and optionally notes, status, priority, due time
+            and labels.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -157,7 +158,8 @@ def sync(
 
     Args:
         idempotency_key (str | Unset):
-        body (TaskCreate):
+        body (TaskCreate): A new task: a title, and optionally notes, status, priority, due time
+            and labels.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -190,7 +192,8 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (str | Unset):
-        body (TaskCreate):
+        body (TaskCreate): A new task: a title, and optionally notes, status, priority, due time
+            and labels.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -226,7 +229,8 @@ async def asyncio(
 
     Args:
         idempotency_key (str | Unset):
-        body (TaskCreate):
+        body (TaskCreate): A new task: a title, and optionally notes, status, priority, due time
+            and labels.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

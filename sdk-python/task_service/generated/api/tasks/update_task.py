@@ -131,7 +131,8 @@ def sync_detailed(
     Args:
         task_id (UUID):
         if_match (str | Unset):
-        body (TaskUpdate):
+        body (TaskUpdate): The fields of a task to change; at least one. `null` clears `notes` and
+            `dueAt`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -172,7 +173,8 @@ def sync(
     Args:
         task_id (UUID):
         if_match (str | Unset):
-        body (TaskUpdate):
+        body (TaskUpdate): The fields of a task to change; at least one. `null` clears `notes` and
+            `dueAt`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -208,7 +210,8 @@ async def asyncio_detailed(
     Args:
         task_id (UUID):
         if_match (str | Unset):
-        body (TaskUpdate):
+        body (TaskUpdate): The fields of a task to change; at least one. `null` clears `notes` and
+            `dueAt`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -247,7 +250,8 @@ async def asyncio(
     Args:
         task_id (UUID):
         if_match (str | Unset):
-        body (TaskUpdate):
+        body (TaskUpdate): The fields of a task to change; at least one. `null` clears `notes` and
+            `dueAt`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

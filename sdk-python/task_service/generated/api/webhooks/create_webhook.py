@@ -112,7 +112,7 @@ def sync_detailed(
     an OAuth app is deleted when that app's authorisation is withdrawn. Scope `webhooks:manage`.
 
     Args:
-        body (WebhookCreate):
+        body (WebhookCreate): A new webhook: where to POST and which events.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -150,7 +150,7 @@ def sync(
     an OAuth app is deleted when that app's authorisation is withdrawn. Scope `webhooks:manage`.
 
     Args:
-        body (WebhookCreate):
+        body (WebhookCreate): A new webhook: where to POST and which events.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -183,7 +183,7 @@ async def asyncio_detailed(
     an OAuth app is deleted when that app's authorisation is withdrawn. Scope `webhooks:manage`.
 
     Args:
-        body (WebhookCreate):
+        body (WebhookCreate): A new webhook: where to POST and which events.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -219,7 +219,7 @@ async def asyncio(
     an OAuth app is deleted when that app's authorisation is withdrawn. Scope `webhooks:manage`.
 
     Args:
-        body (WebhookCreate):
+        body (WebhookCreate): A new webhook: where to POST and which events.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

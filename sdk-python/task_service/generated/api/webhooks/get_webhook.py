@@ -93,7 +93,8 @@ def sync_detailed(
 ) -> Response[Error | Webhook]:
     """Get a webhook
 
-     Never its secret. Scope `webhooks:manage`.
+     One webhook of the account, never its secret (rotate it to get a new one); a webhook of another
+    account is 404. Scope `webhooks:manage`.
 
     Args:
         webhook_id (UUID):
@@ -124,7 +125,8 @@ def sync(
 ) -> Error | Webhook | None:
     """Get a webhook
 
-     Never its secret. Scope `webhooks:manage`.
+     One webhook of the account, never its secret (rotate it to get a new one); a webhook of another
+    account is 404. Scope `webhooks:manage`.
 
     Args:
         webhook_id (UUID):
@@ -150,7 +152,8 @@ async def asyncio_detailed(
 ) -> Response[Error | Webhook]:
     """Get a webhook
 
-     Never its secret. Scope `webhooks:manage`.
+     One webhook of the account, never its secret (rotate it to get a new one); a webhook of another
+    account is 404. Scope `webhooks:manage`.
 
     Args:
         webhook_id (UUID):
@@ -179,7 +182,8 @@ async def asyncio(
 ) -> Error | Webhook | None:
     """Get a webhook
 
-     Never its secret. Scope `webhooks:manage`.
+     One webhook of the account, never its secret (rotate it to get a new one); a webhook of another
+    account is 404. Scope `webhooks:manage`.
 
     Args:
         webhook_id (UUID):

@@ -76,7 +76,8 @@ def sync_detailed(
 ) -> Response[Error | WebhookList]:
     """The account's webhooks (never their secrets)
 
-     Oldest first. Scope `webhooks:manage`.
+     Every webhook of the account, oldest first, enabled or not; never their secrets. A webhook the
+    server turned off says why in `disabledReason`. Scope `webhooks:manage`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -101,7 +102,8 @@ def sync(
 ) -> Error | WebhookList | None:
     """The account's webhooks (never their secrets)
 
-     Oldest first. Scope `webhooks:manage`.
+     Every webhook of the account, oldest first, enabled or not; never their secrets. A webhook the
+    server turned off says why in `disabledReason`. Scope `webhooks:manage`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -122,7 +124,8 @@ async def asyncio_detailed(
 ) -> Response[Error | WebhookList]:
     """The account's webhooks (never their secrets)
 
-     Oldest first. Scope `webhooks:manage`.
+     Every webhook of the account, oldest first, enabled or not; never their secrets. A webhook the
+    server turned off says why in `disabledReason`. Scope `webhooks:manage`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,7 +148,8 @@ async def asyncio(
 ) -> Error | WebhookList | None:
     """The account's webhooks (never their secrets)
 
-     Oldest first. Scope `webhooks:manage`.
+     Every webhook of the account, oldest first, enabled or not; never their secrets. A webhook the
+    server turned off says why in `disabledReason`. Scope `webhooks:manage`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

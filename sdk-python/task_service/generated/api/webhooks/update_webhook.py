@@ -120,7 +120,8 @@ def sync_detailed(
 
     Args:
         webhook_id (UUID):
-        body (WebhookUpdate):
+        body (WebhookUpdate): The fields of a webhook to change; at least one. `enabled: true`
+            turns a webhook the server turned off back on.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -157,7 +158,8 @@ def sync(
 
     Args:
         webhook_id (UUID):
-        body (WebhookUpdate):
+        body (WebhookUpdate): The fields of a webhook to change; at least one. `enabled: true`
+            turns a webhook the server turned off back on.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -189,7 +191,8 @@ async def asyncio_detailed(
 
     Args:
         webhook_id (UUID):
-        body (WebhookUpdate):
+        body (WebhookUpdate): The fields of a webhook to change; at least one. `enabled: true`
+            turns a webhook the server turned off back on.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -224,7 +227,8 @@ async def asyncio(
 
     Args:
         webhook_id (UUID):
-        body (WebhookUpdate):
+        body (WebhookUpdate): The fields of a webhook to change; at least one. `enabled: true`
+            turns a webhook the server turned off back on.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
