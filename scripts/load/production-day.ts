@@ -2,7 +2,7 @@
 // Redis (each behind a TCP fault proxy), every kind of client at once, faults on a schedule, and the
 // invariants checked at the end. docs/production.md#a-day-in-production says how to read the report.
 //
-//   npm run production-day -- --minutes 10 [--instances 2] [--report DIR] [--accounts 300]
+//   npm run production-day -- --minutes 10 [--instances 2] [--report DIR] [--accounts 300] [--load 1]
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -25,6 +25,8 @@ const { values: args } = parseArgs({
     minutes: { type: 'string', default: '10' },
     instances: { type: 'string', default: '2' },
     accounts: { type: 'string' },
+    /** Multiplies the number of actors of each kind (the population grows to hold them). */
+    load: { type: 'string', default: '1' },
     report: { type: 'string', default: join(root, 'test-artifacts/production-day') },
     'no-build': { type: 'boolean', default: false },
     /** Also writes the verdicts where the test command's summary counts them (scripts/test-summary.mjs). */
@@ -33,7 +35,8 @@ const { values: args } = parseArgs({
 });
 const durationMs = Number(args.minutes) * 60_000;
 const instanceCount = Number(args.instances);
-const population = Number(args.accounts ?? (durationMs >= 300_000 ? 300 : 60));
+const load = Math.max(1, Number(args.load));
+const population = Math.max(Number(args.accounts ?? (durationMs >= 300_000 ? 300 : 60)), Math.ceil(26 * load));
 const POSTGRES = process.env.PRODUCTION_DAY_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432';
 const REDIS = { host: '127.0.0.1', port: 6379 };
 
@@ -109,7 +112,8 @@ async function main(): Promise<void> {
       emails.push(...batch);
       accounts.push(...(await Promise.all(batch.map((email) => openAccount(world, email)))));
     }
-    const roles = { web: 10, scripts: 3, taskctl: 2, oauth: 3, mcp: 2, sync: 4 };
+    const scaled = (n: number) => Math.round(n * load);
+    const roles = { web: scaled(10), scripts: scaled(3), taskctl: scaled(2), oauth: scaled(3), mcp: scaled(2), sync: scaled(4) };
     let next = 0;
     const take = (n: number) => accounts.slice(next, (next += n));
     const web = take(roles.web);
@@ -238,10 +242,15 @@ async function main(): Promise<void> {
       check.memoryFlat(samples, start + durationMs * 0.3),
       check.connections(pgConnections, limits),
     ];
-    const memory = instances.map((instance) => ({ name: `instance ${instance.index}`, points: samples.filter((s) => s.instance === instance.index).map((s): [number, number] => [(s.t - start) / 1000, s.rssMb]) }));
+    const memory = instances.flatMap((instance) =>
+      Array.from({ length: generations[instance.index]! + 1 }, (_, generation) => ({
+        name: `instance ${instance.index}${generation ? ` (restart ${generation})` : ''}`,
+        points: samples.filter((s) => s.instance === instance.index && s.generation === generation).map((s): [number, number] => [(s.t - start) / 1000, s.rssMb]),
+      })),
+    );
     mkdirSync(args.report, { recursive: true });
-    const title = `A day in production: ${instanceCount} instances, ${population} accounts, ${args.minutes} min`;
-    writeFileSync(join(args.report, 'report.html'), renderReport({ title, start, end, exchanges: traffic.exchanges, windows, verdicts, settings: { ...settings, instances: instanceCount, accounts: population }, memory }));
+    const title = `A day in production: ${instanceCount} instances, ${population} accounts, load x${load}, ${args.minutes} min`;
+    writeFileSync(join(args.report, 'report.html'), renderReport({ title, start, end, exchanges: traffic.exchanges, windows, verdicts, settings: { ...settings, instances: instanceCount, accounts: population, load }, memory }));
     const byOp = new Map<string, Map<number, number>>();
     for (const e of traffic.exchanges) {
       const statuses = byOp.get(e.op) ?? new Map<number, number>();
