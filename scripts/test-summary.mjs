@@ -1,4 +1,4 @@
-// The test command's closing line: vitest's totals, with the Python SDK's pytest totals folded in, in the
+// The test command's closing line: vitest's totals, with the Python SDK's pytest totals and the production day's invariants folded in, in the
 // plain "N passed, N failed, N skipped" form that CI reads (neither tool's own summary line is one it knows).
 // Reached only when every step passed.
 import { existsSync, readFileSync } from 'node:fs';
@@ -20,5 +20,12 @@ if (existsSync(pytestResults)) {
     failed += suiteFailed;
     skipped += suiteSkipped;
   }
+}
+// scripts/load/production-day.ts --ci writes it: each invariant of the short production day as one test.
+const productionDay = new URL('../.test-results/production-day.json', import.meta.url);
+if (existsSync(productionDay)) {
+  const day = JSON.parse(readFileSync(productionDay, 'utf8'));
+  passed += day.passed;
+  failed += day.failed;
 }
 process.stdout.write(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);

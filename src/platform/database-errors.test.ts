@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMigratedDb, engines, insertAccount, insertConnectorAccount, type MigratedDb } from '../test-support/databases.js';
 import { databaseFailure, isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './database-errors.js';
@@ -48,5 +50,21 @@ describe('an unreachable database', () => {
     expect(isDatabaseUnavailable(Object.assign(new Error('pool'), { name: 'KnexTimeoutError' }))).toBe(true);
     expect(isDatabaseUnavailable(new Error('a bug'))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
+  });
+});
+
+describe('a PostgreSQL connection cut under the client', () => {
+  it('is unavailable, not a bug: the socket that closes in the handshake', async () => {
+    const closer = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => closer.listen(0, '127.0.0.1', resolve));
+    const { port } = closer.address() as { port: number };
+    const db = knexFactory({ client: 'pg', connection: `postgres://postgres@127.0.0.1:${port}/postgres`, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 5_000 });
+    try {
+      const err = await failureOf(db.raw('select 1'));
+      expect(isDatabaseUnavailable(err)).toBe(true);
+    } finally {
+      await db.destroy();
+      closer.close();
+    }
   });
 });

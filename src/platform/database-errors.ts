@@ -14,12 +14,16 @@ export function databaseFailure(err: unknown): DatabaseFailure | undefined {
   const e = err as { code?: unknown; name?: unknown } | null | undefined;
   if (!e) return undefined;
   if (e.name === 'KnexTimeoutError') return 'unavailable';
-  return typeof e.code === 'string' ? FAILURE_OF_CODE.get(e.code) : undefined;
+  if (typeof e.code === 'string') return FAILURE_OF_CODE.get(e.code);
+  // pg gives a socket closed under a query or a handshake no code, only these messages (pg/lib/client.js).
+  return err instanceof Error && CONNECTION_LOST.has(err.message) ? 'unavailable' : undefined;
 }
 
 export const isUniqueViolation = (err: unknown): boolean => databaseFailure(err) === 'unique-violation';
 export const isForeignKeyViolation = (err: unknown): boolean => databaseFailure(err) === 'foreign-key-violation';
 export const isDatabaseUnavailable = (err: unknown): boolean => databaseFailure(err) === 'unavailable';
+
+const CONNECTION_LOST = new Set(['Connection terminated unexpectedly', 'Connection terminated', 'Client has encountered a connection error and is not queryable']);
 
 const FAILURE_OF_CODE = new Map<string, DatabaseFailure>([
   // PostgreSQL SQLSTATEs (class 23: integrity constraint violation).
