@@ -17,6 +17,11 @@ export interface paths {
          * Create an account and sign in
          * @description Creates an account and returns a token pair for the first-party client `web`. The email is
          *     trimmed and lower-cased. Spends the strict sign-in budget of this endpoint (by client IP).
+         *
+         *     With `"session": "cookie"` (the first-party web app, same origin only) the refresh token is not
+         *     in the body: it is set as an `HttpOnly`, `SameSite=Strict` cookie (`Set-Cookie`) that
+         *     `/auth/refresh` and `/auth/logout` read, and the request must be `Content-Type: application/json`
+         *     with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
          */
         post: operations["registerAccount"];
         delete?: never;
@@ -42,6 +47,11 @@ export interface paths {
          *     attempt on every login gets 429 `ACCOUNT_LOCKED` with `Retry-After` (seconds until unlock), even
          *     with the right password. Attempts during the lock do not extend it; after it the counter starts
          *     again from 0. Spends the strict sign-in budget of this endpoint (by client IP).
+         *
+         *     With `"session": "cookie"` (the first-party web app, same origin only) the refresh token is not
+         *     in the body: it is set as an `HttpOnly`, `SameSite=Strict` cookie (`Set-Cookie`) that
+         *     `/auth/refresh` and `/auth/logout` read, and the request must be `Content-Type: application/json`
+         *     with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
          */
         post: operations["login"];
         delete?: never;
@@ -72,9 +82,16 @@ export interface paths {
          *     seconds of the rightful rotation also gets a pair, undetected; it is detected from then on, and
          *     signing out or closing the account revokes every token of the session.
          *
-         *     The refresh budget is keyed by the account only while the token is one a refresh would honour;
-         *     refusals of unknown, revoked, expired or rotated tokens are counted by client IP, so replaying a
-         *     dead token never spends the budget of the account's live sessions.
+         *     The refresh budget is keyed by the account only while the token (the body's, or the refresh
+         *     cookie's) is one a refresh would honour; refusals of unknown, revoked, expired or rotated tokens
+         *     are counted by client IP, so replaying a dead token never spends the budget of the account's
+         *     live sessions.
+         *
+         *     Cookie session: with no `refreshToken` in the body, the token is read from the refresh cookie
+         *     (`__Host-refresh` when `PUBLIC_URL` is https, `refresh` over plain http) set by a sign-in with
+         *     `"session": "cookie"`, only on a `Content-Type: application/json` request whose `Origin` is
+         *     `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`); the answer then has no `refreshToken` and the next
+         *     token comes as the cookie. Without either, 401 `INVALID_REFRESH_TOKEN`.
          */
         post: operations["refreshTokens"];
         delete?: never;
@@ -96,6 +113,9 @@ export interface paths {
          * Sign out
          * @description Revokes the refresh token's whole family. Also 204 for an unknown or already revoked token, so a retry is
          *     safe. Access tokens already issued to the session stay valid until they expire (`JWT_ACCESS_EXPIRES`).
+         *
+         *     Cookie session: with no `refreshToken` in the body, the refresh cookie's token is revoked (on the
+         *     same `Content-Type` and `Origin` terms as `/auth/refresh`) and the cookie is cleared (`Max-Age=0`).
          */
         post: operations["logout"];
         delete?: never;
@@ -340,9 +360,9 @@ export interface paths {
         put?: never;
         /**
          * Connect (or re-authorise) an external account
-         * @description Verifies the credentials with the provider. The same external account already connected → 200 and
+         * @description Verifies the credentials with the provider. The same external account already connected -> 200 and
          *     its credentials are replaced (always allowed, also at the cap). A new one below
-         *     `CONNECTOR_ACCOUNTS_MAX_PER_TYPE` → 201; beyond it 403 `QUOTA_EXCEEDED` (exact under concurrency).
+         *     `CONNECTOR_ACCOUNTS_MAX_PER_TYPE` -> 201; beyond it 403 `QUOTA_EXCEEDED` (exact under concurrency).
          *     `github` takes `{ token, baseUrl? }`; `ical` takes `{ url }` (`webcal://` means https).
          *     Scope `connectors:write`.
          *
@@ -814,9 +834,9 @@ export interface paths {
          *     `POST /oauth/authorize`, carrying a CSRF token bound to these parameters and to a cookie set
          *     here (`oauth_csrf`, HttpOnly, SameSite=Strict, 10 minutes).
          *
-         *     The parameters are checked here rather than by the schema, in this order (RFC 6749 §4.1.2.1):
+         *     The parameters are checked here rather than by the schema, in this order (RFC 6749 section 4.1.2.1):
          *     - an unknown `client_id`, or a `redirect_uri` that is missing or not registered for it (exact
-         *       match; for loopback URIs any port, RFC 8252 §7.3), answers 400 with an HTML error page and
+         *       match; for loopback URIs any port, RFC 8252 section 7.3), answers 400 with an HTML error page and
          *       never redirects;
          *     - every other problem redirects (302) to the `redirect_uri` with `error` (`invalid_request`,
          *       `unsupported_response_type`, `invalid_scope`, `invalid_target`), `error_description`, `state` and `iss`:
@@ -882,12 +902,12 @@ export interface paths {
          *     a rotated one again revokes its whole family, except within `REFRESH_REUSE_INTERVAL_SECONDS` of
          *     its rotation, when it gets a new pair of the same grant (see `POST /auth/refresh` for the trade-off).
          *
-         *     `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4, for clients allowed it: `taskctl`):
+         *     `urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 section 3.4, for clients allowed it: `taskctl`):
          *     `device_code` and `client_id`. Until the person decides, 400 `authorization_pending`; polling
          *     faster than `interval` seconds, 400 `slow_down` (and the interval grows by 5 s); denied,
          *     `access_denied`; past its 600 s, `expired_token`; a used or unknown code, `invalid_grant`.
          *
-         *     Errors are RFC 6749 §5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
+         *     Errors are RFC 6749 section 5.2 bodies (`error`, `error_description`), 400 except `invalid_client` (401);
          *     a form that does not match the schema is `invalid_request`. Spends the strict sign-in budget of this
          *     endpoint (by client IP); its 429s use the common error body.
          */
@@ -912,7 +932,7 @@ export interface paths {
          * @description A refresh token revokes its whole family; an access token revokes the family it was issued with
          *     (the access token itself stays valid until its `exp`, at most `JWT_ACCESS_EXPIRES` seconds).
          *     When `client_id` is given, only tokens issued to that client are revoked. Unknown, expired or
-         *     already revoked tokens answer 200 as well (RFC 7009 §2.2); a missing `token` is 400
+         *     already revoked tokens answer 200 as well (RFC 7009 section 2.2); a missing `token` is 400
          *     `invalid_request`.
          */
         post: operations["revokeOAuthToken"];
@@ -1465,6 +1485,7 @@ export interface components {
             email: string;
             password: string;
             name?: string;
+            session?: components["schemas"]["SessionMode"];
         };
         /**
          * @description The email and password of an account, for the first-party client `web`.
@@ -1476,7 +1497,16 @@ export interface components {
         LoginRequest: {
             email: string;
             password: string;
+            session?: components["schemas"]["SessionMode"];
         };
+        /**
+         * @description Where the refresh token goes: `token` (the default) returns it in the body; `cookie` (for the
+         *     first-party web app on this origin) sets it as an `HttpOnly` cookie only `/auth/*` reads and
+         *     leaves it out of the body, so no script ever sees it.
+         * @default token
+         * @enum {string}
+         */
+        SessionMode: "token" | "cookie";
         /**
          * @description The account password again, so a stolen access token alone cannot delete the account.
          * @example {
@@ -1494,7 +1524,8 @@ export interface components {
          *     }
          */
         RefreshRequest: {
-            refreshToken: string;
+            /** @description Required unless the refresh cookie of a cookie session stands for it. */
+            refreshToken?: string;
         };
         /**
          * @description A short-lived access token (JWT) and the refresh token that renews it.
@@ -1509,8 +1540,8 @@ export interface components {
         TokenPair: {
             /** @description A JWT; send it as `Authorization: Bearer <accessToken>`. */
             accessToken: string;
-            /** @description Opaque; exchange it at `/auth/refresh`. It works once. */
-            refreshToken: string;
+            /** @description Opaque; exchange it at `/auth/refresh`. It works once. Always present, except in a cookie session, where it travels only as the refresh cookie. */
+            refreshToken?: string;
             /** @enum {string} */
             tokenType: "Bearer";
             /** @description Seconds the access token lives. */
@@ -2264,7 +2295,7 @@ export interface components {
             grant_types?: ("authorization_code" | "refresh_token")[];
             /** @description `code` only (the default). */
             response_types?: "code"[];
-            /** @description Space-separated (RFC 6749 §3.3) names of the scopes, at least one. */
+            /** @description Space-separated (RFC 6749 section 3.3) names of the scopes, at least one. */
             scope?: string;
             /**
              * @description `native` (redirect URIs on loopback http or a private-use scheme) or `web` (https redirect URIs). When absent, what the redirect URIs say.
@@ -2306,7 +2337,7 @@ export interface components {
             application_type?: "native" | "web";
         };
         /**
-         * @description RFC 6749 §4.1.3 and §6. The schema states what every refusal of it shares (`invalid_request`); the
+         * @description RFC 6749 section 4.1.3 and section 6. The schema states what every refusal of it shares (`invalid_request`); the
          *     values with an error code of their own (`unsupported_grant_type`, `invalid_scope`, `invalid_target`,
          *     `invalid_grant`, `invalid_client`) are checked by the server.
          * @example {
@@ -2367,7 +2398,7 @@ export interface components {
         OAuthRevokeRequest: {
             /** @description A refresh or access token. */
             token: string;
-            /** @description `access_token` or `refresh_token`; optional, and any value is only a hint (RFC 7009 §2.1): the token is looked up either way. */
+            /** @description `access_token` or `refresh_token`; optional, and any value is only a hint (RFC 7009 section 2.1): the token is looked up either way. */
             token_type_hint?: string;
             client_id?: string;
         };
@@ -2415,9 +2446,9 @@ export interface components {
             resource?: string;
         };
         /**
-         * @description RFC 8628 §3.1. The schema states what every refusal of it shares (`invalid_request`); which client
+         * @description RFC 8628 section 3.1. The schema states what every refusal of it shares (`invalid_request`); which client
          *     may ask (`invalid_client`, `unauthorized_client`) and which scopes it gets (`invalid_scope`, RFC 6749
-         *     §5.2, also for a malformed scope) are checked by the server.
+         *     section 5.2, also for a malformed scope) are checked by the server.
          * @example {
          *       "client_id": "taskctl",
          *       "scope": "tasks:read tasks:write"
@@ -2426,7 +2457,7 @@ export interface components {
         DeviceAuthorizationRequest: {
             /** @description `taskctl`. */
             client_id: string;
-            /** @description Space-separated scope names (RFC 6749 §3.3). */
+            /** @description Space-separated scope names (RFC 6749 section 3.3). */
             scope?: string;
         };
         /**
@@ -3220,7 +3251,7 @@ export interface components {
             };
         };
         /**
-         * @description An OAuth protocol error (RFC 6749 §5.2, RFC 8628 §3.5). A form that does not match the schema
+         * @description An OAuth protocol error (RFC 6749 section 5.2, RFC 8628 section 3.5). A form that does not match the schema
          *     (malformed, a NUL character, a field too long), or a body of another content type than the form
          *     (JSON included), is `invalid_request` too.
          */
@@ -3250,7 +3281,7 @@ export interface components {
             };
         };
         /**
-         * @description Refused metadata (RFC 7591 §3.2.2: `invalid_redirect_uri`, `invalid_client_metadata`). A body that
+         * @description Refused metadata (RFC 7591 section 3.2.2: `invalid_redirect_uri`, `invalid_client_metadata`). A body that
          *     is not JSON, or not an object of the documented field types, or sent with another content type
          *     than `application/json`, is `invalid_client_metadata` too.
          */
@@ -3302,7 +3333,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
+                /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
                 "text/html": string;
                 /**
                  * @example {
@@ -3322,6 +3353,10 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The refresh token of a cookie session when `PUBLIC_URL` is https; read only when the body has no `refreshToken`. */
+        RefreshCookieSecure: string;
+        /** @description The refresh token of a cookie session over plain http (development); read only when the body has no `refreshToken`. */
+        RefreshCookiePlain: string;
         WebhookId: string;
         DeliveryId: string;
         /**
@@ -3387,12 +3422,19 @@ export interface components {
          * @example "3"
          */
         ETag: string;
-        /** @description On every 401: `Bearer error="invalid_token", resource_metadata="…"` (RFC 6750, RFC 9728) when the bearer token sent is malformed, unknown, expired or for another resource (RFC 8707); `Bearer resource_metadata="…"` when no credentials were sent (RFC 6750 §3.1) or the password or refresh token was the problem. The metadata is `/.well-known/oauth-protected-resource`, or `/.well-known/oauth-protected-resource/mcp` for `/mcp`. On a 403 `INSUFFICIENT_SCOPE`: `Bearer error="insufficient_scope", scope="…", resource_metadata="…"`, naming the scope to ask for. */
+        /** @description On every 401: `Bearer error="invalid_token", resource_metadata="..."` (RFC 6750, RFC 9728) when the bearer token sent is malformed, unknown, expired or for another resource (RFC 8707); `Bearer resource_metadata="..."` when no credentials were sent (RFC 6750 section 3.1) or the password or refresh token was the problem. The metadata is `/.well-known/oauth-protected-resource`, or `/.well-known/oauth-protected-resource/mcp` for `/mcp`. On a 403 `INSUFFICIENT_SCOPE`: `Bearer error="insufficient_scope", scope="...", resource_metadata="..."`, naming the scope to ask for. */
         "WWW-Authenticate": string;
         /** @description The OAuth pages' policy: nothing loads but their own inline style; forms post only to this server and the client's redirect URI; no framing. */
         "Content-Security-Policy": string;
         /** @description `DENY`: the OAuth pages are never shown inside a frame (clickjacking). */
         "X-Frame-Options": "DENY";
+        /**
+         * @description Only in a cookie session (`"session": "cookie"`, or a refresh or sign-out through the cookie): the
+         *     refresh token as `__Host-refresh=<token>; Max-Age=<refreshExpiresIn>; Path=/; HttpOnly; Secure;
+         *     SameSite=Strict` when `PUBLIC_URL` is https, or `refresh=<token>; Max-Age=<refreshExpiresIn>;
+         *     Path=/auth; HttpOnly; SameSite=Strict` over plain http; sign-out clears it (`Max-Age=0`).
+         */
+        "Set-Cookie-Refresh": string;
         /** @description The consent form's CSRF cookie `oauth_csrf` (HttpOnly, SameSite=Strict, Secure over https, 10 minutes). */
         "Set-Cookie-OAuthCsrf": string;
     };
@@ -3420,9 +3462,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Account created and signed in. */
+            /** @description Account created and signed in (without `refreshToken` in a cookie session). */
             201: {
                 headers: {
+                    "Set-Cookie": components["headers"]["Set-Cookie-Refresh"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3441,6 +3484,33 @@ export interface operations {
                 };
             };
             400: components["responses"]["ValidationFailed"];
+            /** @description The refresh cookie asked for or used on a request whose `Origin` is not `PUBLIC_URL`'s or whose `Content-Type` is not `application/json` (`ORIGIN_NOT_ALLOWED`): cross-site request forgery protection. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "code": "ORIGIN_NOT_ALLOWED",
+                     *       "message": "The refresh cookie is only set and read on an application/json request from this service's own origin (https://tasks.example.com)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The email is already registered (`EMAIL_IN_USE`). */
             409: {
                 headers: {
@@ -3494,9 +3564,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in. */
+            /** @description Signed in (without `refreshToken` in a cookie session). */
             200: {
                 headers: {
+                    "Set-Cookie": components["headers"]["Set-Cookie-Refresh"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3543,6 +3614,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The refresh cookie asked for or used on a request whose `Origin` is not `PUBLIC_URL`'s or whose `Content-Type` is not `application/json` (`ORIGIN_NOT_ALLOWED`): cross-site request forgery protection. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "code": "ORIGIN_NOT_ALLOWED",
+                     *       "message": "The refresh cookie is only set and read on an application/json request from this service's own origin (https://tasks.example.com)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /**
@@ -3578,7 +3676,12 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
-            cookie?: never;
+            cookie?: {
+                /** @description The refresh token of a cookie session when `PUBLIC_URL` is https; read only when the body has no `refreshToken`. */
+                "__Host-refresh"?: components["parameters"]["RefreshCookieSecure"];
+                /** @description The refresh token of a cookie session over plain http (development); read only when the body has no `refreshToken`. */
+                refresh?: components["parameters"]["RefreshCookiePlain"];
+            };
         };
         requestBody: {
             content: {
@@ -3586,9 +3689,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A new token pair. */
+            /** @description A new token pair (without `refreshToken` when the refresh cookie was used; the next one is set as the cookie). */
             200: {
                 headers: {
+                    "Set-Cookie": components["headers"]["Set-Cookie-Refresh"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3635,6 +3739,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The refresh cookie asked for or used on a request whose `Origin` is not `PUBLIC_URL`'s or whose `Content-Type` is not `application/json` (`ORIGIN_NOT_ALLOWED`): cross-site request forgery protection. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "code": "ORIGIN_NOT_ALLOWED",
+                     *       "message": "The refresh cookie is only set and read on an application/json request from this service's own origin (https://tasks.example.com)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3647,7 +3778,12 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
-            cookie?: never;
+            cookie?: {
+                /** @description The refresh token of a cookie session when `PUBLIC_URL` is https; read only when the body has no `refreshToken`. */
+                "__Host-refresh"?: components["parameters"]["RefreshCookieSecure"];
+                /** @description The refresh token of a cookie session over plain http (development); read only when the body has no `refreshToken`. */
+                refresh?: components["parameters"]["RefreshCookiePlain"];
+            };
         };
         requestBody: {
             content: {
@@ -3655,9 +3791,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed out. */
+            /** @description Signed out (a cookie session's cookie cleared). */
             204: {
                 headers: {
+                    "Set-Cookie": components["headers"]["Set-Cookie-Refresh"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3674,6 +3811,33 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["ValidationFailed"];
+            /** @description The refresh cookie asked for or used on a request whose `Origin` is not `PUBLIC_URL`'s or whose `Content-Type` is not `application/json` (`ORIGIN_NOT_ALLOWED`): cross-site request forgery protection. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "code": "ORIGIN_NOT_ALLOWED",
+                     *       "message": "The refresh cookie is only set and read on an application/json request from this service's own origin (https://tasks.example.com)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4014,7 +4178,13 @@ export interface operations {
                 limit?: number;
                 /** @description The `nextCursor` of the previous page, as given. */
                 cursor?: string;
-                /** @description Only tasks updated at or after this time. */
+                /**
+                 * @deprecated
+                 * @description Only tasks updated at or after this time. Deprecated: it cannot tell an app that a task was
+                 *     deleted. Use `GET /tasks/changes` (listTaskChanges) instead; a request that uses it is answered
+                 *     with `Deprecation`, `Sunset` and `Link` headers, and it stops being accepted after its sunset,
+                 *     2027-06-01 (docs/versioning.md says how to migrate).
+                 */
                 updatedSince?: string;
             };
             header?: never;
@@ -5491,7 +5661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -5542,7 +5712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -5584,7 +5754,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
                     "text/html": string;
                     /**
                      * @example {
@@ -5655,7 +5825,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Revoked, or the token was unknown (RFC 7009 §2.2). */
+            /** @description Revoked, or the token was unknown (RFC 7009 section 2.2). */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -5747,7 +5917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -5784,7 +5954,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -5813,7 +5983,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
                     "text/html": string;
                     /**
                      * @example {
@@ -6126,7 +6296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>…</main></body></html> */
+                    /** @example <!doctype html><html lang="en"><head><title>Authorise taskctl</title></head><body><main>...</main></body></html> */
                     "text/html": string;
                 };
             };
@@ -6159,7 +6329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example /*! Redoc standalone bundle *\/ … */
+                    /** @example /*! Redoc standalone bundle *\/ ... */
                     "text/javascript": string;
                 };
             };
@@ -6192,7 +6362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example <svg xmlns="http://www.w3.org/2000/svg" width="160" height="40">…</svg> */
+                    /** @example <svg xmlns="http://www.w3.org/2000/svg" width="160" height="40">...</svg> */
                     "image/svg+xml": string;
                 };
             };
@@ -6251,7 +6421,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6303,7 +6473,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6332,7 +6502,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6361,7 +6531,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6390,7 +6560,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6434,7 +6604,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6463,7 +6633,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is failed. */
+            /** @description Any 2xx: delivered. A 410 disables the webhook at once; anything else (or no answer within 10 s) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+/-20%), then the delivery is failed. */
             200: {
                 headers: {
                     [name: string]: unknown;

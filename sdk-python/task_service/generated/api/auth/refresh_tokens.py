@@ -8,18 +8,28 @@ from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.refresh_request import RefreshRequest
 from ...models.token_pair import TokenPair
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     body: RefreshRequest,
+    field_host_refresh: str | Unset = UNSET,
+    refresh: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+
+    cookies = {}
+    if field_host_refresh is not UNSET:
+        cookies["__Host-refresh"] = field_host_refresh
+
+    if refresh is not UNSET:
+        cookies["refresh"] = refresh
 
     _kwargs: dict[str, Any] = {
         "method": "post",
         "url": "/auth/refresh",
+        "cookies": cookies,
     }
 
     _kwargs["json"] = body.to_dict()
@@ -47,6 +57,11 @@ def _parse_response(
         response_401 = Error.from_dict(response.json())
 
         return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
 
     if response.status_code == 413:
         response_413 = Error.from_dict(response.json())
@@ -94,6 +109,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: RefreshRequest,
+    field_host_refresh: str | Unset = UNSET,
+    refresh: str | Unset = UNSET,
 ) -> Response[Error | TokenPair]:
     """Exchange a refresh token for a new pair
 
@@ -108,11 +125,20 @@ def sync_detailed(
     seconds of the rightful rotation also gets a pair, undetected; it is detected from then on, and
     signing out or closing the account revokes every token of the session.
 
-    The refresh budget is keyed by the account only while the token is one a refresh would honour;
-    refusals of unknown, revoked, expired or rotated tokens are counted by client IP, so replaying a
-    dead token never spends the budget of the account's live sessions.
+    The refresh budget is keyed by the account only while the token (the body's, or the refresh
+    cookie's) is one a refresh would honour; refusals of unknown, revoked, expired or rotated tokens
+    are counted by client IP, so replaying a dead token never spends the budget of the account's
+    live sessions.
+
+    Cookie session: with no `refreshToken` in the body, the token is read from the refresh cookie
+    (`__Host-refresh` when `PUBLIC_URL` is https, `refresh` over plain http) set by a sign-in with
+    `"session": "cookie"`, only on a `Content-Type: application/json` request whose `Origin` is
+    `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`); the answer then has no `refreshToken` and the next
+    token comes as the cookie. Without either, 401 `INVALID_REFRESH_TOKEN`.
 
     Args:
+        field_host_refresh (str | Unset):
+        refresh (str | Unset):
         body (RefreshRequest): The refresh token of the last token pair; it works once.
 
     Raises:
@@ -125,6 +151,8 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        field_host_refresh=field_host_refresh,
+        refresh=refresh,
     )
 
     response = client.get_httpx_client().request(
@@ -138,6 +166,8 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: RefreshRequest,
+    field_host_refresh: str | Unset = UNSET,
+    refresh: str | Unset = UNSET,
 ) -> Error | TokenPair | None:
     """Exchange a refresh token for a new pair
 
@@ -152,11 +182,20 @@ def sync(
     seconds of the rightful rotation also gets a pair, undetected; it is detected from then on, and
     signing out or closing the account revokes every token of the session.
 
-    The refresh budget is keyed by the account only while the token is one a refresh would honour;
-    refusals of unknown, revoked, expired or rotated tokens are counted by client IP, so replaying a
-    dead token never spends the budget of the account's live sessions.
+    The refresh budget is keyed by the account only while the token (the body's, or the refresh
+    cookie's) is one a refresh would honour; refusals of unknown, revoked, expired or rotated tokens
+    are counted by client IP, so replaying a dead token never spends the budget of the account's
+    live sessions.
+
+    Cookie session: with no `refreshToken` in the body, the token is read from the refresh cookie
+    (`__Host-refresh` when `PUBLIC_URL` is https, `refresh` over plain http) set by a sign-in with
+    `"session": "cookie"`, only on a `Content-Type: application/json` request whose `Origin` is
+    `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`); the answer then has no `refreshToken` and the next
+    token comes as the cookie. Without either, 401 `INVALID_REFRESH_TOKEN`.
 
     Args:
+        field_host_refresh (str | Unset):
+        refresh (str | Unset):
         body (RefreshRequest): The refresh token of the last token pair; it works once.
 
     Raises:
@@ -170,6 +209,8 @@ def sync(
     return sync_detailed(
         client=client,
         body=body,
+        field_host_refresh=field_host_refresh,
+        refresh=refresh,
     ).parsed
 
 
@@ -177,6 +218,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: RefreshRequest,
+    field_host_refresh: str | Unset = UNSET,
+    refresh: str | Unset = UNSET,
 ) -> Response[Error | TokenPair]:
     """Exchange a refresh token for a new pair
 
@@ -191,11 +234,20 @@ async def asyncio_detailed(
     seconds of the rightful rotation also gets a pair, undetected; it is detected from then on, and
     signing out or closing the account revokes every token of the session.
 
-    The refresh budget is keyed by the account only while the token is one a refresh would honour;
-    refusals of unknown, revoked, expired or rotated tokens are counted by client IP, so replaying a
-    dead token never spends the budget of the account's live sessions.
+    The refresh budget is keyed by the account only while the token (the body's, or the refresh
+    cookie's) is one a refresh would honour; refusals of unknown, revoked, expired or rotated tokens
+    are counted by client IP, so replaying a dead token never spends the budget of the account's
+    live sessions.
+
+    Cookie session: with no `refreshToken` in the body, the token is read from the refresh cookie
+    (`__Host-refresh` when `PUBLIC_URL` is https, `refresh` over plain http) set by a sign-in with
+    `"session": "cookie"`, only on a `Content-Type: application/json` request whose `Origin` is
+    `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`); the answer then has no `refreshToken` and the next
+    token comes as the cookie. Without either, 401 `INVALID_REFRESH_TOKEN`.
 
     Args:
+        field_host_refresh (str | Unset):
+        refresh (str | Unset):
         body (RefreshRequest): The refresh token of the last token pair; it works once.
 
     Raises:
@@ -208,6 +260,8 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        field_host_refresh=field_host_refresh,
+        refresh=refresh,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -219,6 +273,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: RefreshRequest,
+    field_host_refresh: str | Unset = UNSET,
+    refresh: str | Unset = UNSET,
 ) -> Error | TokenPair | None:
     """Exchange a refresh token for a new pair
 
@@ -233,11 +289,20 @@ async def asyncio(
     seconds of the rightful rotation also gets a pair, undetected; it is detected from then on, and
     signing out or closing the account revokes every token of the session.
 
-    The refresh budget is keyed by the account only while the token is one a refresh would honour;
-    refusals of unknown, revoked, expired or rotated tokens are counted by client IP, so replaying a
-    dead token never spends the budget of the account's live sessions.
+    The refresh budget is keyed by the account only while the token (the body's, or the refresh
+    cookie's) is one a refresh would honour; refusals of unknown, revoked, expired or rotated tokens
+    are counted by client IP, so replaying a dead token never spends the budget of the account's
+    live sessions.
+
+    Cookie session: with no `refreshToken` in the body, the token is read from the refresh cookie
+    (`__Host-refresh` when `PUBLIC_URL` is https, `refresh` over plain http) set by a sign-in with
+    `"session": "cookie"`, only on a `Content-Type: application/json` request whose `Origin` is
+    `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`); the answer then has no `refreshToken` and the next
+    token comes as the cookie. Without either, 401 `INVALID_REFRESH_TOKEN`.
 
     Args:
+        field_host_refresh (str | Unset):
+        refresh (str | Unset):
         body (RefreshRequest): The refresh token of the last token pair; it works once.
 
     Raises:
@@ -252,5 +317,7 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             body=body,
+            field_host_refresh=field_host_refresh,
+            refresh=refresh,
         )
     ).parsed
