@@ -37,7 +37,7 @@ export function ConnectionsPage() {
       <Problem error={error} />
       <form onSubmit={(event) => void connect(event)} noValidate>
         <div class="field">
-          <label for="connector-type">Connect</label>
+          <label for="connector-type">Connector</label>
           <select id="connector-type" value={type} onChange={(event) => (setType(event.currentTarget.value as ConnectorType), setCredential(''))}>
             <option value="github">GitHub</option>
             <option value="ical">iCalendar feed</option>
@@ -111,8 +111,8 @@ function ConnectionCard({ account, onGone }: { account: ConnectorAccount; onGone
         </p>
       )}
       <div class="row">
-        <button type="button" disabled={syncing} onClick={() => void sync()} aria-label={`Sync now: ${account.displayName}`}>
-          {syncing ? 'Syncing…' : 'Sync now'}
+        <button type="button" disabled={syncing} onClick={() => void sync()} aria-label={`${syncing ? 'Syncing' : 'Sync now'}: ${account.displayName}`}>
+          {syncing ? 'Syncing' : 'Sync now'}
         </button>
         <button type="button" class="danger" onClick={() => void disconnect()} aria-label={`Disconnect: ${account.displayName}`}>
           Disconnect

@@ -42,8 +42,10 @@ export function TaskRow({ task, onChanged, onDeleted }: { task: Task; onChanged:
     const fresh = await client.getTask(task.id);
     if (fresh.error) return setError(fresh.error);
     setError(undefined);
-    onChanged(fresh.data);
+    // While editing, the form takes the fresh copy (the list follows through the change feed); a
+    // parent update in the same batch could otherwise win over the form's own state.
     if (draft) setDraft(draftOf(fresh.data));
+    else onChanged(fresh.data);
   };
 
   const fields = fieldErrors(error);

@@ -122,7 +122,7 @@ function WebhookCard({ hook, onGone }: { hook: Webhook; onGone: () => void }) {
         <button type="button" onClick={() => void ping()} aria-label={`Ping: ${hook.url}`}>
           Ping
         </button>
-        <button type="button" onClick={() => void loadDeliveries()} aria-label={`Deliveries: ${hook.url}`}>
+        <button type="button" onClick={() => void loadDeliveries()} aria-label={`${deliveries ? 'Refresh deliveries' : 'Deliveries'}: ${hook.url}`}>
           {deliveries ? 'Refresh deliveries' : 'Deliveries'}
         </button>
         <button type="button" class="secondary" onClick={() => void rotate()} aria-label={`Rotate secret: ${hook.url}`}>
