@@ -17,6 +17,11 @@ export interface paths {
          * Create an account and sign in
          * @description Creates an account and returns a token pair for the first-party client `web`. The email is
          *     trimmed and lower-cased. Spends the strict sign-in budget of this endpoint (by client IP).
+         *
+         *     With `"session": "cookie"` (the first-party web app, same origin only) the refresh token is not
+         *     in the body: it is set as an `HttpOnly`, `SameSite=Strict` cookie (`Set-Cookie`) that
+         *     `/auth/refresh` and `/auth/logout` read, and the request must be `Content-Type: application/json`
+         *     with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
          */
         post: operations["registerAccount"];
         delete?: never;
@@ -42,6 +47,11 @@ export interface paths {
          *     attempt on every login gets 429 `ACCOUNT_LOCKED` with `Retry-After` (seconds until unlock), even
          *     with the right password. Attempts during the lock do not extend it; after it the counter starts
          *     again from 0. Spends the strict sign-in budget of this endpoint (by client IP).
+         *
+         *     With `"session": "cookie"` (the first-party web app, same origin only) the refresh token is not
+         *     in the body: it is set as an `HttpOnly`, `SameSite=Strict` cookie (`Set-Cookie`) that
+         *     `/auth/refresh` and `/auth/logout` read, and the request must be `Content-Type: application/json`
+         *     with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
          */
         post: operations["login"];
         delete?: never;
@@ -75,6 +85,12 @@ export interface paths {
          *     The refresh budget is keyed by the account only while the token is one a refresh would honour;
          *     refusals of unknown, revoked, expired or rotated tokens are counted by client IP, so replaying a
          *     dead token never spends the budget of the account's live sessions.
+         *
+         *     Cookie session: with no `refreshToken` in the body, the token is read from the refresh cookie
+         *     (`__Host-refresh` when `PUBLIC_URL` is https, `refresh` over plain http) set by a sign-in with
+         *     `"session": "cookie"`, only on a `Content-Type: application/json` request whose `Origin` is
+         *     `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`); the answer then has no `refreshToken` and the next
+         *     token comes as the cookie. Without either, 401 `INVALID_REFRESH_TOKEN`.
          */
         post: operations["refreshTokens"];
         delete?: never;
@@ -96,6 +112,9 @@ export interface paths {
          * Sign out
          * @description Revokes the refresh token's whole family. Also 204 for an unknown or already revoked token, so a retry is
          *     safe. Access tokens already issued to the session stay valid until they expire (`JWT_ACCESS_EXPIRES`).
+         *
+         *     Cookie session: with no `refreshToken` in the body, the refresh cookie's token is revoked (on the
+         *     same `Content-Type` and `Origin` terms as `/auth/refresh`) and the cookie is cleared (`Max-Age=0`).
          */
         post: operations["logout"];
         delete?: never;
@@ -1414,6 +1433,7 @@ export interface components {
             email: string;
             password: string;
             name?: string;
+            session?: components["schemas"]["SessionMode"];
         };
         /**
          * @example {
@@ -1424,7 +1444,16 @@ export interface components {
         LoginRequest: {
             email: string;
             password: string;
+            session?: components["schemas"]["SessionMode"];
         };
+        /**
+         * @description Where the refresh token goes: `token` (the default) returns it in the body; `cookie` (for the
+         *     first-party web app on this origin) sets it as an `HttpOnly` cookie only `/auth/*` reads and
+         *     leaves it out of the body, so no script ever sees it.
+         * @default token
+         * @enum {string}
+         */
+        SessionMode: "token" | "cookie";
         DeleteAccountRequest: {
             /** @description The account's password. */
             password: string;
@@ -1435,7 +1464,8 @@ export interface components {
          *     }
          */
         RefreshRequest: {
-            refreshToken: string;
+            /** @description Required unless the refresh cookie of a cookie session stands for it. */
+            refreshToken?: string;
         };
         /**
          * @example {
@@ -1449,8 +1479,8 @@ export interface components {
         TokenPair: {
             /** @description A JWT; send it as `Authorization: Bearer <accessToken>`. */
             accessToken: string;
-            /** @description Opaque; exchange it at `/auth/refresh`. It works once. */
-            refreshToken: string;
+            /** @description Opaque; exchange it at `/auth/refresh`. It works once. Always present, except in a cookie session, where it travels only as the refresh cookie. */
+            refreshToken?: string;
             /** @enum {string} */
             tokenType: "Bearer";
             /** @description Seconds the access token lives. */
@@ -2965,6 +2995,10 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The refresh token of a cookie session when `PUBLIC_URL` is https; read only when the body has no `refreshToken`. */
+        RefreshCookieSecure: string;
+        /** @description The refresh token of a cookie session over plain http (development); read only when the body has no `refreshToken`. */
+        RefreshCookiePlain: string;
         WebhookId: string;
         DeliveryId: string;
         /**
@@ -3036,6 +3070,13 @@ export interface components {
         "Content-Security-Policy": string;
         /** @description `DENY`: the OAuth pages are never shown inside a frame (clickjacking). */
         "X-Frame-Options": "DENY";
+        /**
+         * @description Only in a cookie session (`"session": "cookie"`, or a refresh or sign-out through the cookie): the
+         *     refresh token as `__Host-refresh=<token>; Max-Age=<refreshExpiresIn>; Path=/; HttpOnly; Secure;
+         *     SameSite=Strict` when `PUBLIC_URL` is https, or `refresh=<token>; Max-Age=<refreshExpiresIn>;
+         *     Path=/auth; HttpOnly; SameSite=Strict` over plain http; sign-out clears it (`Max-Age=0`).
+         */
+        "Set-Cookie-Refresh": string;
         /** @description The consent form's CSRF cookie `oauth_csrf` (HttpOnly, SameSite=Strict, Secure over https, 10 minutes). */
         "Set-Cookie-OAuthCsrf": string;
     };
@@ -3063,9 +3104,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Account created and signed in. */
+            /** @description Account created and signed in (without `refreshToken` in a cookie session). */
             201: {
                 headers: {
+                    "Set-Cookie": components["headers"]["Set-Cookie-Refresh"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3084,6 +3126,33 @@ export interface operations {
                 };
             };
             400: components["responses"]["ValidationFailed"];
+            /** @description The refresh cookie asked for or used on a request whose `Origin` is not `PUBLIC_URL`'s or whose `Content-Type` is not `application/json` (`ORIGIN_NOT_ALLOWED`): cross-site request forgery protection. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "code": "ORIGIN_NOT_ALLOWED",
+                     *       "message": "The refresh cookie is only set and read on an application/json request from this service's own origin (https://tasks.example.com)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The email is already registered (`EMAIL_IN_USE`). */
             409: {
                 headers: {
@@ -3137,9 +3206,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in. */
+            /** @description Signed in (without `refreshToken` in a cookie session). */
             200: {
                 headers: {
+                    "Set-Cookie": components["headers"]["Set-Cookie-Refresh"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3186,6 +3256,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The refresh cookie asked for or used on a request whose `Origin` is not `PUBLIC_URL`'s or whose `Content-Type` is not `application/json` (`ORIGIN_NOT_ALLOWED`): cross-site request forgery protection. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "code": "ORIGIN_NOT_ALLOWED",
+                     *       "message": "The refresh cookie is only set and read on an application/json request from this service's own origin (https://tasks.example.com)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /**
@@ -3221,7 +3318,12 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
-            cookie?: never;
+            cookie?: {
+                /** @description The refresh token of a cookie session when `PUBLIC_URL` is https; read only when the body has no `refreshToken`. */
+                "__Host-refresh"?: components["parameters"]["RefreshCookieSecure"];
+                /** @description The refresh token of a cookie session over plain http (development); read only when the body has no `refreshToken`. */
+                refresh?: components["parameters"]["RefreshCookiePlain"];
+            };
         };
         requestBody: {
             content: {
@@ -3229,9 +3331,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A new token pair. */
+            /** @description A new token pair (without `refreshToken` when the refresh cookie was used; the next one is set as the cookie). */
             200: {
                 headers: {
+                    "Set-Cookie": components["headers"]["Set-Cookie-Refresh"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3278,6 +3381,33 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The refresh cookie asked for or used on a request whose `Origin` is not `PUBLIC_URL`'s or whose `Content-Type` is not `application/json` (`ORIGIN_NOT_ALLOWED`): cross-site request forgery protection. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "code": "ORIGIN_NOT_ALLOWED",
+                     *       "message": "The refresh cookie is only set and read on an application/json request from this service's own origin (https://tasks.example.com)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3290,7 +3420,12 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
-            cookie?: never;
+            cookie?: {
+                /** @description The refresh token of a cookie session when `PUBLIC_URL` is https; read only when the body has no `refreshToken`. */
+                "__Host-refresh"?: components["parameters"]["RefreshCookieSecure"];
+                /** @description The refresh token of a cookie session over plain http (development); read only when the body has no `refreshToken`. */
+                refresh?: components["parameters"]["RefreshCookiePlain"];
+            };
         };
         requestBody: {
             content: {
@@ -3298,9 +3433,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed out. */
+            /** @description Signed out (a cookie session's cookie cleared). */
             204: {
                 headers: {
+                    "Set-Cookie": components["headers"]["Set-Cookie-Refresh"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3317,6 +3453,33 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["ValidationFailed"];
+            /** @description The refresh cookie asked for or used on a request whose `Origin` is not `PUBLIC_URL`'s or whose `Content-Type` is not `application/json` (`ORIGIN_NOT_ALLOWED`): cross-site request forgery protection. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "code": "ORIGIN_NOT_ALLOWED",
+                     *       "message": "The refresh cookie is only set and read on an application/json request from this service's own origin (https://tasks.example.com)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

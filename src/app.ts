@@ -14,6 +14,7 @@ import type { OperationRoute } from './http/operation-table.js';
 import { ownResponse, type OperationEntry } from './http/operations.js';
 import { parseQuery } from './http/query-parser.js';
 import { createRoutes } from './http/routes.js';
+import { serveWebApp } from './http/web-app.js';
 import { errors } from './platform/errors.js';
 
 export interface AppParts extends CoreDeps {
@@ -61,7 +62,7 @@ export function createApp(parts: AppParts): Express {
   app.set('query parser', parseQuery);
 
   const observability = parts.observe === false ? undefined : createObservability(parts);
-  const routes = createRoutes({
+  const routes = serveWebApp(config.WEB_APP_DIR, createRoutes({
     config,
     document: openApi.document,
     table: parts.table,
@@ -82,7 +83,7 @@ export function createApp(parts: AppParts): Express {
     }),
     pageHeaders: parts.pageHeaders,
     mcpGuard: parts.mcpGuard,
-  });
+  }));
   // First: every response, the early refusals and the probes included, carries its request id. One
   // handler, handed every request without Express's router (http/app-dispatch.ts).
   dispatchOnly(app, observability ? chainOf([observability.requestLog, routes], []) : routes, parts.logger);

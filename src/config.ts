@@ -13,6 +13,8 @@ const settingsSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  // The built web app served at /app/ (src/http/web-app.ts); unset, web/dist of the project.
+  WEB_APP_DIR: z.string().min(1).optional(),
   DATABASE_URL: z
     .string()
     .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:PATH or postgres://...')

@@ -14,6 +14,7 @@ import { createLoginLockout } from './login-lockout.js';
 import { createPasswords } from './passwords.js';
 import { createRefreshTokensRepository } from './refresh-tokens.repository.js';
 import { createTokenPairs, type TokenPairs } from './token-pairs.js';
+import { createWebSessionCookie } from './web-session-cookie.js';
 
 // The front door of auth for the components built on it (the OAuth server): the pieces they share.
 export { parseScopes, type AccessTokens } from './access-tokens.js';
@@ -74,7 +75,7 @@ export function createAuthComponent({ config, db, logger }: CoreDeps): AuthCompo
       audienceFits: createAudienceCheck(config.JWT_AUDIENCE, config.PUBLIC_URL),
       accountOf: accounts.profileOf,
     }),
-    operations: [...authOperations(service), ...apiTokensOperations(apiTokens)],
+    operations: [...authOperations(service, createWebSessionCookie(config.PUBLIC_URL)), ...apiTokensOperations(apiTokens)],
     refreshTokenAccount: tokenPairs.liveAccountOf,
     verifyCredentials: service.verifyCredentials,
     tokenPairs,

@@ -7,7 +7,8 @@ import { parseScopes, type AccessTokens } from './access-tokens.js';
 import type { RefreshTokenRow, RefreshTokensRepository } from './refresh-tokens.repository.js';
 import { randomSecret, sha256Hex } from './secrets.js';
 
-export type TokenPair = components['schemas']['TokenPair'];
+/** A pair as issued: the refresh token always there (a cookie session's answer leaves it out of the body). */
+export type TokenPair = Required<components['schemas']['TokenPair']>;
 
 export interface SessionSubject {
   accountId: string;

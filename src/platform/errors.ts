@@ -67,8 +67,8 @@ export const errors = {
     new AppError(401, 'UNAUTHENTICATED', message),
   tokenExpired: () => new AppError(401, 'TOKEN_EXPIRED', 'The access token has expired; refresh it and retry.'),
   invalidCredentials: () => new AppError(401, 'INVALID_CREDENTIALS', 'The email or password is wrong.'),
-  invalidRefreshToken: () =>
-    new AppError(401, 'INVALID_REFRESH_TOKEN', 'The refresh token is unknown, expired or revoked; sign in again.'),
+  invalidRefreshToken: (message = 'The refresh token is unknown, expired or revoked; sign in again.') =>
+    new AppError(401, 'INVALID_REFRESH_TOKEN', message),
   refreshTokenReused: () =>
     new AppError(401, 'REFRESH_TOKEN_REUSED', 'This refresh token was already used; its session has been revoked. Sign in again.'),
   insufficientScope: (requiredScope: string) =>

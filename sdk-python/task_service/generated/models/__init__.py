@@ -78,6 +78,7 @@ from .readiness_status import ReadinessStatus
 from .refresh_request import RefreshRequest
 from .register_request import RegisterRequest
 from .scope import Scope
+from .session_mode import SessionMode
 from .sync_job import SyncJob
 from .sync_job_finished_event import SyncJobFinishedEvent
 from .sync_job_finished_event_type import SyncJobFinishedEventType
@@ -185,6 +186,7 @@ __all__ = (
     "RefreshRequest",
     "RegisterRequest",
     "Scope",
+    "SessionMode",
     "SyncJob",
     "SyncJobFinishedEvent",
     "SyncJobFinishedEventType",

@@ -5,6 +5,8 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="RefreshRequest")
 
 
@@ -12,28 +14,26 @@ T = TypeVar("T", bound="RefreshRequest")
 class RefreshRequest:
     """
     Attributes:
-        refresh_token (str):
+        refresh_token (str | Unset): Required unless the refresh cookie of a cookie session stands for it.
     """
 
-    refresh_token: str
+    refresh_token: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         refresh_token = self.refresh_token
 
         field_dict: dict[str, Any] = {}
 
-        field_dict.update(
-            {
-                "refreshToken": refresh_token,
-            }
-        )
+        field_dict.update({})
+        if refresh_token is not UNSET:
+            field_dict["refreshToken"] = refresh_token
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        refresh_token = d.pop("refreshToken")
+        refresh_token = d.pop("refreshToken", UNSET)
 
         refresh_request = cls(
             refresh_token=refresh_token,

@@ -5,6 +5,7 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..models.session_mode import SessionMode
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="RegisterRequest")
@@ -17,11 +18,16 @@ class RegisterRequest:
         email (str): Spaces around it are trimmed; stored lower-cased.
         password (str):
         name (str | Unset):
+        session (SessionMode | Unset): Where the refresh token goes: `token` (the default) returns it in the body;
+            `cookie` (for the
+            first-party web app on this origin) sets it as an `HttpOnly` cookie only `/auth/*` reads and
+            leaves it out of the body, so no script ever sees it.
     """
 
     email: str
     password: str
     name: str | Unset = UNSET
+    session: SessionMode | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         email = self.email
@@ -29,6 +35,10 @@ class RegisterRequest:
         password = self.password
 
         name = self.name
+
+        session: str | Unset = UNSET
+        if not isinstance(self.session, Unset):
+            session = self.session.value
 
         field_dict: dict[str, Any] = {}
 
@@ -40,6 +50,8 @@ class RegisterRequest:
         )
         if name is not UNSET:
             field_dict["name"] = name
+        if session is not UNSET:
+            field_dict["session"] = session
 
         return field_dict
 
@@ -52,10 +64,18 @@ class RegisterRequest:
 
         name = d.pop("name", UNSET)
 
+        _session = d.pop("session", UNSET)
+        session: SessionMode | Unset
+        if isinstance(_session, Unset):
+            session = UNSET
+        else:
+            session = SessionMode(_session)
+
         register_request = cls(
             email=email,
             password=password,
             name=name,
+            session=session,
         )
 
         return register_request

@@ -48,6 +48,11 @@ def _parse_response(
 
         return response_401
 
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
     if response.status_code == 413:
         response_413 = Error.from_dict(response.json())
 
@@ -104,6 +109,11 @@ def sync_detailed(
     with the right password. Attempts during the lock do not extend it; after it the counter starts
     again from 0. Spends the strict sign-in budget of this endpoint (by client IP).
 
+    With `"session": "cookie"` (the first-party web app, same origin only) the refresh token is not
+    in the body: it is set as an `HttpOnly`, `SameSite=Strict` cookie (`Set-Cookie`) that
+    `/auth/refresh` and `/auth/logout` read, and the request must be `Content-Type: application/json`
+    with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
+
     Args:
         body (LoginRequest):
 
@@ -140,6 +150,11 @@ def sync(
     with the right password. Attempts during the lock do not extend it; after it the counter starts
     again from 0. Spends the strict sign-in budget of this endpoint (by client IP).
 
+    With `"session": "cookie"` (the first-party web app, same origin only) the refresh token is not
+    in the body: it is set as an `HttpOnly`, `SameSite=Strict` cookie (`Set-Cookie`) that
+    `/auth/refresh` and `/auth/logout` read, and the request must be `Content-Type: application/json`
+    with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
+
     Args:
         body (LoginRequest):
 
@@ -170,6 +185,11 @@ async def asyncio_detailed(
     attempt on every login gets 429 `ACCOUNT_LOCKED` with `Retry-After` (seconds until unlock), even
     with the right password. Attempts during the lock do not extend it; after it the counter starts
     again from 0. Spends the strict sign-in budget of this endpoint (by client IP).
+
+    With `"session": "cookie"` (the first-party web app, same origin only) the refresh token is not
+    in the body: it is set as an `HttpOnly`, `SameSite=Strict` cookie (`Set-Cookie`) that
+    `/auth/refresh` and `/auth/logout` read, and the request must be `Content-Type: application/json`
+    with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
 
     Args:
         body (LoginRequest):
@@ -204,6 +224,11 @@ async def asyncio(
     attempt on every login gets 429 `ACCOUNT_LOCKED` with `Retry-After` (seconds until unlock), even
     with the right password. Attempts during the lock do not extend it; after it the counter starts
     again from 0. Spends the strict sign-in budget of this endpoint (by client IP).
+
+    With `"session": "cookie"` (the first-party web app, same origin only) the refresh token is not
+    in the body: it is set as an `HttpOnly`, `SameSite=Strict` cookie (`Set-Cookie`) that
+    `/auth/refresh` and `/auth/logout` read, and the request must be `Content-Type: application/json`
+    with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
 
     Args:
         body (LoginRequest):

@@ -7,18 +7,28 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.refresh_request import RefreshRequest
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     body: RefreshRequest,
+    field_host_refresh: str | Unset = UNSET,
+    refresh: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+
+    cookies = {}
+    if field_host_refresh is not UNSET:
+        cookies["__Host-refresh"] = field_host_refresh
+
+    if refresh is not UNSET:
+        cookies["refresh"] = refresh
 
     _kwargs: dict[str, Any] = {
         "method": "post",
         "url": "/auth/logout",
+        "cookies": cookies,
     }
 
     _kwargs["json"] = body.to_dict()
@@ -40,6 +50,11 @@ def _parse_response(
         response_400 = Error.from_dict(response.json())
 
         return response_400
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
 
     if response.status_code == 413:
         response_413 = Error.from_dict(response.json())
@@ -87,6 +102,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: RefreshRequest,
+    field_host_refresh: str | Unset = UNSET,
+    refresh: str | Unset = UNSET,
 ) -> Response[Any | Error]:
     """Sign out
 
@@ -95,7 +112,12 @@ def sync_detailed(
     safe. Access tokens already issued to the session stay valid until they expire
     (`JWT_ACCESS_EXPIRES`).
 
+    Cookie session: with no `refreshToken` in the body, the refresh cookie's token is revoked (on the
+    same `Content-Type` and `Origin` terms as `/auth/refresh`) and the cookie is cleared (`Max-Age=0`).
+
     Args:
+        field_host_refresh (str | Unset):
+        refresh (str | Unset):
         body (RefreshRequest):
 
     Raises:
@@ -108,6 +130,8 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        field_host_refresh=field_host_refresh,
+        refresh=refresh,
     )
 
     response = client.get_httpx_client().request(
@@ -121,6 +145,8 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: RefreshRequest,
+    field_host_refresh: str | Unset = UNSET,
+    refresh: str | Unset = UNSET,
 ) -> Any | Error | None:
     """Sign out
 
@@ -129,7 +155,12 @@ def sync(
     safe. Access tokens already issued to the session stay valid until they expire
     (`JWT_ACCESS_EXPIRES`).
 
+    Cookie session: with no `refreshToken` in the body, the refresh cookie's token is revoked (on the
+    same `Content-Type` and `Origin` terms as `/auth/refresh`) and the cookie is cleared (`Max-Age=0`).
+
     Args:
+        field_host_refresh (str | Unset):
+        refresh (str | Unset):
         body (RefreshRequest):
 
     Raises:
@@ -143,6 +174,8 @@ def sync(
     return sync_detailed(
         client=client,
         body=body,
+        field_host_refresh=field_host_refresh,
+        refresh=refresh,
     ).parsed
 
 
@@ -150,6 +183,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: RefreshRequest,
+    field_host_refresh: str | Unset = UNSET,
+    refresh: str | Unset = UNSET,
 ) -> Response[Any | Error]:
     """Sign out
 
@@ -158,7 +193,12 @@ async def asyncio_detailed(
     safe. Access tokens already issued to the session stay valid until they expire
     (`JWT_ACCESS_EXPIRES`).
 
+    Cookie session: with no `refreshToken` in the body, the refresh cookie's token is revoked (on the
+    same `Content-Type` and `Origin` terms as `/auth/refresh`) and the cookie is cleared (`Max-Age=0`).
+
     Args:
+        field_host_refresh (str | Unset):
+        refresh (str | Unset):
         body (RefreshRequest):
 
     Raises:
@@ -171,6 +211,8 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        field_host_refresh=field_host_refresh,
+        refresh=refresh,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -182,6 +224,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: RefreshRequest,
+    field_host_refresh: str | Unset = UNSET,
+    refresh: str | Unset = UNSET,
 ) -> Any | Error | None:
     """Sign out
 
@@ -190,7 +234,12 @@ async def asyncio(
     safe. Access tokens already issued to the session stay valid until they expire
     (`JWT_ACCESS_EXPIRES`).
 
+    Cookie session: with no `refreshToken` in the body, the refresh cookie's token is revoked (on the
+    same `Content-Type` and `Origin` terms as `/auth/refresh`) and the cookie is cleared (`Max-Age=0`).
+
     Args:
+        field_host_refresh (str | Unset):
+        refresh (str | Unset):
         body (RefreshRequest):
 
     Raises:
@@ -205,5 +254,7 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             body=body,
+            field_host_refresh=field_host_refresh,
+            refresh=refresh,
         )
     ).parsed

@@ -8,18 +8,28 @@ from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.refresh_request import RefreshRequest
 from ...models.token_pair import TokenPair
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     body: RefreshRequest,
+    field_host_refresh: str | Unset = UNSET,
+    refresh: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+
+    cookies = {}
+    if field_host_refresh is not UNSET:
+        cookies["__Host-refresh"] = field_host_refresh
+
+    if refresh is not UNSET:
+        cookies["refresh"] = refresh
 
     _kwargs: dict[str, Any] = {
         "method": "post",
         "url": "/auth/refresh",
+        "cookies": cookies,
     }
 
     _kwargs["json"] = body.to_dict()
@@ -47,6 +57,11 @@ def _parse_response(
         response_401 = Error.from_dict(response.json())
 
         return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
 
     if response.status_code == 413:
         response_413 = Error.from_dict(response.json())
@@ -94,6 +109,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: RefreshRequest,
+    field_host_refresh: str | Unset = UNSET,
+    refresh: str | Unset = UNSET,
 ) -> Response[Error | TokenPair]:
     """Exchange a refresh token for a new pair
 
@@ -112,7 +129,15 @@ def sync_detailed(
     refusals of unknown, revoked, expired or rotated tokens are counted by client IP, so replaying a
     dead token never spends the budget of the account's live sessions.
 
+    Cookie session: with no `refreshToken` in the body, the token is read from the refresh cookie
+    (`__Host-refresh` when `PUBLIC_URL` is https, `refresh` over plain http) set by a sign-in with
+    `"session": "cookie"`, only on a `Content-Type: application/json` request whose `Origin` is
+    `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`); the answer then has no `refreshToken` and the next
+    token comes as the cookie. Without either, 401 `INVALID_REFRESH_TOKEN`.
+
     Args:
+        field_host_refresh (str | Unset):
+        refresh (str | Unset):
         body (RefreshRequest):
 
     Raises:
@@ -125,6 +150,8 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        field_host_refresh=field_host_refresh,
+        refresh=refresh,
     )
 
     response = client.get_httpx_client().request(
@@ -138,6 +165,8 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: RefreshRequest,
+    field_host_refresh: str | Unset = UNSET,
+    refresh: str | Unset = UNSET,
 ) -> Error | TokenPair | None:
     """Exchange a refresh token for a new pair
 
@@ -156,7 +185,15 @@ def sync(
     refusals of unknown, revoked, expired or rotated tokens are counted by client IP, so replaying a
     dead token never spends the budget of the account's live sessions.
 
+    Cookie session: with no `refreshToken` in the body, the token is read from the refresh cookie
+    (`__Host-refresh` when `PUBLIC_URL` is https, `refresh` over plain http) set by a sign-in with
+    `"session": "cookie"`, only on a `Content-Type: application/json` request whose `Origin` is
+    `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`); the answer then has no `refreshToken` and the next
+    token comes as the cookie. Without either, 401 `INVALID_REFRESH_TOKEN`.
+
     Args:
+        field_host_refresh (str | Unset):
+        refresh (str | Unset):
         body (RefreshRequest):
 
     Raises:
@@ -170,6 +207,8 @@ def sync(
     return sync_detailed(
         client=client,
         body=body,
+        field_host_refresh=field_host_refresh,
+        refresh=refresh,
     ).parsed
 
 
@@ -177,6 +216,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: RefreshRequest,
+    field_host_refresh: str | Unset = UNSET,
+    refresh: str | Unset = UNSET,
 ) -> Response[Error | TokenPair]:
     """Exchange a refresh token for a new pair
 
@@ -195,7 +236,15 @@ async def asyncio_detailed(
     refusals of unknown, revoked, expired or rotated tokens are counted by client IP, so replaying a
     dead token never spends the budget of the account's live sessions.
 
+    Cookie session: with no `refreshToken` in the body, the token is read from the refresh cookie
+    (`__Host-refresh` when `PUBLIC_URL` is https, `refresh` over plain http) set by a sign-in with
+    `"session": "cookie"`, only on a `Content-Type: application/json` request whose `Origin` is
+    `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`); the answer then has no `refreshToken` and the next
+    token comes as the cookie. Without either, 401 `INVALID_REFRESH_TOKEN`.
+
     Args:
+        field_host_refresh (str | Unset):
+        refresh (str | Unset):
         body (RefreshRequest):
 
     Raises:
@@ -208,6 +257,8 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+        field_host_refresh=field_host_refresh,
+        refresh=refresh,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -219,6 +270,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: RefreshRequest,
+    field_host_refresh: str | Unset = UNSET,
+    refresh: str | Unset = UNSET,
 ) -> Error | TokenPair | None:
     """Exchange a refresh token for a new pair
 
@@ -237,7 +290,15 @@ async def asyncio(
     refusals of unknown, revoked, expired or rotated tokens are counted by client IP, so replaying a
     dead token never spends the budget of the account's live sessions.
 
+    Cookie session: with no `refreshToken` in the body, the token is read from the refresh cookie
+    (`__Host-refresh` when `PUBLIC_URL` is https, `refresh` over plain http) set by a sign-in with
+    `"session": "cookie"`, only on a `Content-Type: application/json` request whose `Origin` is
+    `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`); the answer then has no `refreshToken` and the next
+    token comes as the cookie. Without either, 401 `INVALID_REFRESH_TOKEN`.
+
     Args:
+        field_host_refresh (str | Unset):
+        refresh (str | Unset):
         body (RefreshRequest):
 
     Raises:
@@ -252,5 +313,7 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             body=body,
+            field_host_refresh=field_host_refresh,
+            refresh=refresh,
         )
     ).parsed

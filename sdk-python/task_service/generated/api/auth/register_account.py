@@ -43,6 +43,11 @@ def _parse_response(
 
         return response_400
 
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
     if response.status_code == 409:
         response_409 = Error.from_dict(response.json())
 
@@ -100,6 +105,11 @@ def sync_detailed(
      Creates an account and returns a token pair for the first-party client `web`. The email is
     trimmed and lower-cased. Spends the strict sign-in budget of this endpoint (by client IP).
 
+    With `"session": "cookie"` (the first-party web app, same origin only) the refresh token is not
+    in the body: it is set as an `HttpOnly`, `SameSite=Strict` cookie (`Set-Cookie`) that
+    `/auth/refresh` and `/auth/logout` read, and the request must be `Content-Type: application/json`
+    with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
+
     Args:
         body (RegisterRequest):
 
@@ -132,6 +142,11 @@ def sync(
      Creates an account and returns a token pair for the first-party client `web`. The email is
     trimmed and lower-cased. Spends the strict sign-in budget of this endpoint (by client IP).
 
+    With `"session": "cookie"` (the first-party web app, same origin only) the refresh token is not
+    in the body: it is set as an `HttpOnly`, `SameSite=Strict` cookie (`Set-Cookie`) that
+    `/auth/refresh` and `/auth/logout` read, and the request must be `Content-Type: application/json`
+    with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
+
     Args:
         body (RegisterRequest):
 
@@ -158,6 +173,11 @@ async def asyncio_detailed(
 
      Creates an account and returns a token pair for the first-party client `web`. The email is
     trimmed and lower-cased. Spends the strict sign-in budget of this endpoint (by client IP).
+
+    With `"session": "cookie"` (the first-party web app, same origin only) the refresh token is not
+    in the body: it is set as an `HttpOnly`, `SameSite=Strict` cookie (`Set-Cookie`) that
+    `/auth/refresh` and `/auth/logout` read, and the request must be `Content-Type: application/json`
+    with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
 
     Args:
         body (RegisterRequest):
@@ -188,6 +208,11 @@ async def asyncio(
 
      Creates an account and returns a token pair for the first-party client `web`. The email is
     trimmed and lower-cased. Spends the strict sign-in budget of this endpoint (by client IP).
+
+    With `"session": "cookie"` (the first-party web app, same origin only) the refresh token is not
+    in the body: it is set as an `HttpOnly`, `SameSite=Strict` cookie (`Set-Cookie`) that
+    `/auth/refresh` and `/auth/logout` read, and the request must be `Content-Type: application/json`
+    with an `Origin` equal to `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`). See docs/signing-in.md.
 
     Args:
         body (RegisterRequest):
