@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'dist-bench/', 'sdk/dist/', 'cli/dist/', 'generated/', 'data/', 'sdk/src/api.d.ts', 'coverage/', 'examples/browser-app/dist/', 'test-artifacts/', '.venv-conformance/', '.conformance/', '.venv-python/'] },
+  { ignores: ['node_modules/', 'dist/', 'dist-bench/', 'sdk/dist/', 'cli/dist/', 'generated/', 'data/', 'sdk/src/api.d.ts', 'coverage/', 'examples/browser-app/dist/', 'web/dist/', 'test-artifacts/', '.venv-conformance/', '.conformance/', '.venv-python/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -18,6 +18,8 @@ export default tseslint.config(
   ...frontDoorRules(),
   // The browser example: plain browser modules, and its small Node scripts.
   { files: ['examples/browser-app/app.js'], languageOptions: { globals: globals.browser } },
+  // The web app runs in the browser only.
+  { files: ['web/src/**/*.{ts,tsx}'], languageOptions: { globals: globals.browser } },
   { files: ['examples/**/*.mjs'], languageOptions: { globals: globals.node } },
 );
 

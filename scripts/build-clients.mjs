@@ -1,4 +1,4 @@
-// postinstall: builds the SDK and taskctl when their sources are there, so `npx taskctl` works in a
+// postinstall: builds the SDK, taskctl and the web app (web/dist, served at /app/) when their sources are there, so `npx taskctl` works in a
 // checkout right after `npm ci`. Skipped where the sources are not copied yet (the Dockerfile installs
 // before it copies them); a failed build warns instead of failing the install.
 import { spawnSync } from 'node:child_process';
@@ -8,6 +8,7 @@ const root = new URL('../', import.meta.url).pathname;
 const workspaces = [
   ['sdk', 'sdk/src/index.ts'],
   ['cli', 'cli/src/main.ts'],
+  ['web', 'web/src/main.tsx'],
 ];
 for (const [name, source] of workspaces) {
   if (!existsSync(`${root}${source}`) || !existsSync(`${root}node_modules/typescript`)) continue;

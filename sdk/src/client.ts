@@ -1,9 +1,11 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, operations, paths } from './api.js';
 import { deprecationWarnings } from './deprecation.js';
+import { cookieRefresh, cookieRequest } from './cookie-refresh.js';
 import { firstPartyRefresh } from './first-party-refresh.js';
 import { createOAuthFlow, type AuthorizationParams, type ExchangeParams, type OAuthFlow, type OAuthOptions } from './oauth.js';
-import { settle, settleRead, type NotModified, type ReadResult, type Result } from './result.js';
+import type { TaskApiError } from './errors.js';
+import { failure, settle, settleRead, succeeded, type NotModified, type ReadResult, type Result } from './result.js';
 import { withRetry, type RetryOptions } from './retry.js';
 import { Session, type IssuedTokens, type Tokens } from './session.js';
 
@@ -36,7 +38,15 @@ export interface TaskClientOptions extends Tokens {
   /** Default for every call's `timeoutMs`. */
   timeoutMs?: number | undefined;
   fetch?: ((request: Request) => Promise<Response>) | undefined;
+  /**
+   * `'cookie'`: the first-party web app's session, for a page on the service's own origin. Sign-in
+   * asks for it, the access token stays in memory only, and the refresh token is the service's
+   * HttpOnly cookie (never seen by script): `resumeSession()` after a reload, `logout()` to end it.
+   */
+  session?: 'cookie' | undefined;
 }
+
+type SessionChoice = { session?: 'cookie' };
 
 /** Every method's last argument. */
 export interface CallOptions {
@@ -62,7 +72,12 @@ export function createTaskClient(options: TaskClientOptions) {
   const retrying = options.retry ? withRetry(transport, options.retry === true ? {} : options.retry) : transport;
   // The OAuth flow keeps what it exchanges in the session, which refreshes through the flow: built in that order.
   const oauth = options.oauth ? createOAuthFlow(baseUrl, options.oauth, retrying, (issued) => tokens.adopt(issued)) : undefined;
-  const tokens = new Session(baseUrl, options, options.onTokens, retrying, oauth?.refreshGrant ?? firstPartyRefresh(baseUrl, retrying));
+  const cookie = options.session === 'cookie';
+  if (cookie && options.oauth) throw new Error('A cookie session is the service\'s own sign-in: it does not combine with oauth.');
+  const grant = cookie ? cookieRefresh(baseUrl, retrying) : (oauth?.refreshGrant ?? firstPartyRefresh(baseUrl, retrying));
+  const tokens = new Session(baseUrl, options, options.onTokens, retrying, grant, cookie);
+  /** What sign-in sends: the credentials, and in cookie mode the ask for a cookie session. */
+  const signIn = <T extends object>(body: T): T => (cookie ? ({ ...body, session: 'cookie' } as T & SessionChoice) : body);
   const api: Client<paths> = createClient<paths>({ baseUrl, fetch: (request) => tokens.fetch(request) });
   api.use(deprecationWarnings);
   const init = (call: CallOptions = {}) => callInit(call, options.timeoutMs);
@@ -94,22 +109,54 @@ export function createTaskClient(options: TaskClientOptions) {
 
     /** Creates the account and keeps its tokens: the client is signed in as it. */
     registerAccount: async (body: Schemas['RegisterRequest'], call?: CallOptions) =>
-      keep(await settle(api.POST('/auth/register', { body, ...init(call) }))),
+      keep(await settle(api.POST('/auth/register', { body: signIn(body), ...init(call) }))),
     /** Signs in and keeps the tokens. */
-    login: async (body: Schemas['LoginRequest'], call?: CallOptions) => keep(await settle(api.POST('/auth/login', { body, ...init(call) }))),
+    login: async (body: Schemas['LoginRequest'], call?: CallOptions) =>
+      keep(await settle(api.POST('/auth/login', { body: signIn(body), ...init(call) }))),
+    /**
+     * Cookie sessions: after a page load, exchanges the session cookie (if any) for an access token.
+     * `{ signedIn: true }`, `{ signedIn: false }` (no live session: sign in), or the refusal (a 429, a 5xx).
+     */
+    resumeSession: async (): Promise<{ signedIn: boolean; error?: TaskApiError }> => {
+      if (!cookie) throw new Error("resumeSession() is for createTaskClient({ session: 'cookie' }).");
+      const outcome = await tokens.resume();
+      if (outcome.kind === 'failed') {
+        const failed = await failure(new Response(outcome.body, { status: outcome.status, headers: outcome.headers }));
+        return { signedIn: false, error: failed.error };
+      }
+      return { signedIn: outcome.kind === 'refreshed' };
+    },
     /** An explicit refresh; when it spends the client's own refresh token, the client keeps the new pair. */
     refreshTokens: async (body: Schemas['RefreshRequest'], call?: CallOptions) => {
       const own = body.refreshToken === tokens.refreshToken;
       const result = await settle(api.POST('/auth/refresh', { body, ...init(call) }));
       return own ? keep(result) : result;
     },
-    /** Ends a session; ending the client's own forgets its tokens. */
-    logout: async (body: Schemas['RefreshRequest'], call?: CallOptions) => {
+    /** Ends a session; ending the client's own forgets its tokens. In cookie mode, without a body, ends the cookie's session. */
+    logout: async (body?: Schemas['RefreshRequest'], call?: CallOptions): Promise<Result<undefined>> => {
+      if (!body) {
+        if (!cookie) throw new Error("logout() without a refresh token is for createTaskClient({ session: 'cookie' }).");
+        const response = await retrying(cookieRequest(`${baseUrl}/auth/logout`, init(call).signal));
+        // The session is over here whatever the answer: a failed logout leaves a cookie that only refreshes.
+        tokens.end();
+        if (!response.ok) return failure(response);
+        await response.body?.cancel();
+        return succeeded(undefined, response);
+      }
       const result = await settle(api.POST('/auth/logout', { body, ...init(call) }));
       if (!result.error && body.refreshToken === tokens.refreshToken) tokens.setTokens({});
-      return result;
+      return result as Result<undefined>;
     },
     getMe: (call?: CallOptions) => settle(api.GET('/me', init(call))),
+    /** Closes the account for good (a first-party session and the password); the client is signed out. */
+    deleteAccount: async (body: Schemas['DeleteAccountRequest'], call?: CallOptions) => {
+      const result = await settle(api.DELETE('/me', { body, ...init(call) }));
+      if (!result.error) {
+        if (cookie) tokens.end();
+        else tokens.setTokens({});
+      }
+      return result;
+    },
     getUsage: (call?: CallOptions) => settle(api.GET('/me/usage', init(call))),
 
     listApiTokens: (call?: CallOptions) => settle(api.GET('/api-tokens', init(call))),

@@ -32,7 +32,10 @@ export type RefreshAnswer =
 /** Exchanges a refresh token; a network error rejects (and the tokens stay). */
 export type RefreshGrant = (refreshToken: string) => Promise<RefreshAnswer>;
 
-type RefreshOutcome = { kind: 'refreshed' } | Exclude<RefreshAnswer, { kind: 'refreshed' }>;
+/** A cookie session holds no refresh token in script: the grant is called with this placeholder. */
+export const COOKIE_SESSION = 'cookie';
+
+export type RefreshOutcome = { kind: 'refreshed' } | Exclude<RefreshAnswer, { kind: 'refreshed' }>;
 
 /**
  * Holds the tokens, adds the bearer header, and on a `TOKEN_EXPIRED` answer refreshes once and
@@ -42,6 +45,10 @@ export class Session {
   private tokens: Tokens;
   private refreshing: Promise<RefreshOutcome> | undefined;
   private readonly authPrefix: string;
+  /** Bumped by every setTokens(), so a refresh can tell that a new sign-in replaced its session. */
+  private epoch = 0;
+  /** A cookie session that may still be alive (none was ended here): after a reload, the cookie may hold one. */
+  private resumable = true;
 
   constructor(
     baseUrl: string,
@@ -49,6 +56,8 @@ export class Session {
     private readonly onTokens: ((tokens: IssuedTokens) => void) | undefined,
     private readonly send: (request: Request) => Promise<Response>,
     private readonly refreshGrant: RefreshGrant,
+    /** The refresh token lives in an HttpOnly cookie: a refresh is always worth trying, and it never reaches script. */
+    private readonly cookie = false,
   ) {
     this.tokens = { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken };
     this.authPrefix = `${baseUrl}/auth/`;
@@ -63,23 +72,25 @@ export class Session {
   }
 
   setTokens(tokens: Tokens): void {
+    this.epoch += 1;
     this.tokens = { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken };
   }
 
   /** Keeps a pair obtained by signing in and reports it like a refreshed one. */
   adopt(tokens: IssuedTokens): void {
-    this.setTokens(tokens);
+    this.setTokens(this.cookie ? { accessToken: tokens.accessToken } : tokens);
+    this.resumable = true;
     this.onTokens?.(tokens);
   }
 
   async fetch(request: Request): Promise<Response> {
     // Sign-in endpoints take no bearer token and answer 401 for their own reasons: never refresh on them.
     if (request.url.startsWith(this.authPrefix)) return this.send(request);
-    if (!this.tokens.accessToken && this.tokens.refreshToken) {
+    if (!this.tokens.accessToken && this.canRefresh) {
       const outcome = await abortable(this.refreshOnce(), request.signal);
       if (outcome.kind === 'failed') return replay(outcome);
     }
-    const retryCopy = this.tokens.refreshToken && !request.headers.has('authorization') ? request.clone() : undefined;
+    const retryCopy = this.canRefresh && !request.headers.has('authorization') ? request.clone() : undefined;
     const usedToken = this.tokens.accessToken;
     const response = await this.send(this.authorize(request));
     if (response.status !== 401 || !retryCopy || !(await isTokenExpired(response))) return response;
@@ -90,6 +101,21 @@ export class Session {
     if (outcome.kind === 'signed-out') return response;
     await response.body?.cancel();
     return outcome.kind === 'refreshed' ? this.send(this.authorize(retryCopy)) : replay(outcome);
+  }
+
+  private get canRefresh(): boolean {
+    return this.cookie ? this.resumable : this.tokens.refreshToken !== undefined;
+  }
+
+  /** Cookie sessions: tries the cookie for a new access token. */
+  async resume(): Promise<RefreshOutcome> {
+    return this.refreshOnce();
+  }
+
+  /** Cookie sessions: forgets the access token and stops trying the cookie until the next sign-in. */
+  end(): void {
+    this.setTokens({});
+    this.resumable = false;
   }
 
   private authorize(request: Request): Request {
@@ -107,18 +133,25 @@ export class Session {
   }
 
   private async refresh(): Promise<RefreshOutcome> {
-    const refreshToken = this.tokens.refreshToken;
+    const refreshToken = this.cookie ? COOKIE_SESSION : this.tokens.refreshToken;
     if (!refreshToken) return { kind: 'signed-out' };
+    const epoch = this.epoch;
     const answer = await this.refreshGrant(refreshToken);
     if (answer.kind === 'failed') return answer;
     // setTokens() during the refresh (a new sign-in) wins over the outcome for the session it replaced.
-    const replaced = this.tokens.refreshToken !== refreshToken;
+    const replaced = this.cookie ? this.epoch !== epoch : this.tokens.refreshToken !== refreshToken;
     if (answer.kind === 'signed-out') {
       // The refresh token is dead (expired, revoked or reused): only a new sign-in helps.
-      if (!replaced) this.tokens = {};
+      if (!replaced) {
+        this.tokens = {};
+        if (this.cookie) this.resumable = false;
+      }
       return answer;
     }
-    if (!replaced) this.tokens = { accessToken: answer.tokens.accessToken, refreshToken: answer.tokens.refreshToken };
+    if (!replaced) {
+      this.tokens = { accessToken: answer.tokens.accessToken, refreshToken: this.cookie ? undefined : answer.tokens.refreshToken };
+      this.resumable = true;
+    }
     this.onTokens?.(answer.tokens);
     return { kind: 'refreshed' };
   }
