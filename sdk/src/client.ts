@@ -65,8 +65,17 @@ function callInit(call: CallOptions, defaultTimeoutMs: number | undefined): { si
   return { signal: signals.length === 1 ? signals[0]! : AbortSignal.any(signals) };
 }
 
+/** A first-party sign-in's pair in the token mode: the refresh token comes in the body. */
+type IssuedPair = Schemas['TokenPair'] & { refreshToken: string };
+
 /** A typed client for the Task Service: one method per operation, results as `{ data } | { error }`. */
-export function createTaskClient(options: TaskClientOptions) {
+export function createTaskClient(options: TaskClientOptions & { session: 'cookie' }): CookieTaskClient;
+export function createTaskClient(options: TaskClientOptions): TaskClient;
+export function createTaskClient(options: TaskClientOptions): TaskClient | CookieTaskClient {
+  return buildTaskClient(options);
+}
+
+function buildTaskClient(options: TaskClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const transport = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const retrying = options.retry ? withRetry(transport, options.retry === true ? {} : options.retry) : transport;
@@ -86,9 +95,9 @@ export function createTaskClient(options: TaskClientOptions) {
     return oauth;
   };
   /** Keeps the pair a sign-in returned, as a browser keeps its session. */
-  const keep = <T extends Schemas['TokenPair']>(result: Result<T>): Result<T> => {
-    if (result.data) tokens.adopt(result.data);
-    return result;
+  const keep = <T extends Schemas['TokenPair']>(result: Result<T>): Result<T & IssuedPair> => {
+    if (result.data) tokens.adopt(result.data as IssuedTokens);
+    return result as Result<T & IssuedPair>;
   };
 
   const client = {
@@ -129,7 +138,8 @@ export function createTaskClient(options: TaskClientOptions) {
     /** An explicit refresh; when it spends the client's own refresh token, the client keeps the new pair. */
     refreshTokens: async (body: Schemas['RefreshRequest'], call?: CallOptions) => {
       const own = body.refreshToken === tokens.refreshToken;
-      const result = await settle(api.POST('/auth/refresh', { body, ...init(call) }));
+      // A refresh token sent in the body comes back rotated in the body.
+      const result = (await settle(api.POST('/auth/refresh', { body, ...init(call) }))) as Result<IssuedPair>;
       return own ? keep(result) : result;
     },
     /** Ends a session; ending the client's own forgets its tokens. In cookie mode, without a body, ends the cookie's session. */
@@ -260,7 +270,13 @@ export function createTaskClient(options: TaskClientOptions) {
   return client;
 }
 
-export type TaskClient = ReturnType<typeof createTaskClient>;
+export type TaskClient = ReturnType<typeof buildTaskClient>;
+
+/** The client of `createTaskClient({ session: 'cookie' })`: sign-in answers carry no refresh token (it is the HttpOnly cookie). */
+export type CookieTaskClient = Omit<TaskClient, 'login' | 'registerAccount' | 'refreshTokens' | 'refreshToken'> & {
+  login: (body: Schemas['LoginRequest'], call?: CallOptions) => Promise<Result<Omit<Schemas['TokenPair'], 'refreshToken'>>>;
+  registerAccount: (body: Schemas['RegisterRequest'], call?: CallOptions) => Promise<Result<Omit<Schemas['TokenPair'], 'refreshToken'>>>;
+};
 
 /**
  * One task. With `ifNoneMatch` (the `etag` of the copy held, or its `version`) a task still at that

@@ -1,5 +1,5 @@
 import type { components } from './api.js';
-import { failedRefresh, type RefreshGrant } from './session.js';
+import { failedRefresh, type IssuedTokens, type RefreshGrant } from './session.js';
 
 type TokenPair = components['schemas']['TokenPair'];
 
@@ -18,6 +18,7 @@ export function firstPartyRefresh(baseUrl: string, send: (request: Request) => P
       return { kind: 'signed-out' };
     }
     if (!response.ok) return failedRefresh(response);
-    return { kind: 'refreshed', tokens: (await response.json()) as TokenPair };
+    // Asked with a refresh token in the body, the answer carries the next one.
+    return { kind: 'refreshed', tokens: (await response.json()) as TokenPair as IssuedTokens };
   };
 }

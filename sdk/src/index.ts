@@ -1,4 +1,4 @@
-export { createTaskClient, type CallOptions, type Conditional, type ConditionalRead, type GetTask, type TaskClient, type TaskClientOptions, type Result, type ReadResult, type NotModified } from './client.js';
+export { createTaskClient, type CallOptions, type CookieTaskClient, type Conditional, type ConditionalRead, type GetTask, type TaskClient, type TaskClientOptions, type Result, type ReadResult, type NotModified } from './client.js';
 export { CONTRACT_VERSION } from './contract-version.js';
 export { TaskApiError, parseRetryAfter, type ErrorBody } from './errors.js';
 export { rateLimitOf, type RateLimitWindow } from './rate-limit.js';

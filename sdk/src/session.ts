@@ -80,7 +80,12 @@ export class Session {
   adopt(tokens: IssuedTokens): void {
     this.setTokens(this.cookie ? { accessToken: tokens.accessToken } : tokens);
     this.resumable = true;
-    this.onTokens?.(tokens);
+    this.report(tokens);
+  }
+
+  /** A cookie session has nothing for the caller to store: only token-mode pairs are reported. */
+  private report(tokens: IssuedTokens): void {
+    if (!this.cookie) this.onTokens?.(tokens);
   }
 
   async fetch(request: Request): Promise<Response> {
@@ -152,7 +157,7 @@ export class Session {
       this.tokens = { accessToken: answer.tokens.accessToken, refreshToken: this.cookie ? undefined : answer.tokens.refreshToken };
       this.resumable = true;
     }
-    this.onTokens?.(answer.tokens);
+    this.report(answer.tokens);
     return { kind: 'refreshed' };
   }
 }
