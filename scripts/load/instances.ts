@@ -49,7 +49,7 @@ export async function createInstance(index: number, root: string, env: Record<st
         });
       }
       // Logs are at warn: ready is when the liveness probe answers.
-      for (const deadline = Date.now() + 30_000; ; ) {
+      for (const deadline = Date.now() + 60_000; ; ) {
         if (exited !== undefined) throw new Error(`instance ${index} exited with ${exited}:\n${output.join('\n')}`);
         if (Date.now() > deadline) throw new Error(`instance ${index} did not start:\n${output.join('\n')}`);
         const live = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
