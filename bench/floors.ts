@@ -6,8 +6,7 @@
 // RateLimit-Policy and RateLimit headers, and the CORS headers a call without an Origin gets from the
 // API (src/http/cors.ts). One floor on bare
 // node:http, one as a bare Express 5 app with one route per path (the ceiling of any Express app: its
-// requests and responses built as the app's, src/http/message-classes.ts, as the API's are; without it
-// every request made new hidden classes and the floor executed twice the instructions, docs/benchmarks.md#pipeline).
+// requests and responses built as the app's, src/http/message-classes.ts, as the API's are).
 // Shared by bench/pipeline.bench.ts and bench/list-tasks.bench.ts.
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

@@ -43,8 +43,7 @@ export function createIdentifyCaller(accessTokens: AccessTokens, apiTokens: ApiT
   // same bytes verified once stay valid until their exp, which the cache entry does not outlive.
   // A client sends the same Authorization header again and again: an entry is found by the header's
   // last 43 characters (the signature's) and holds the whole header, so a known header is neither
-  // matched against BEARER nor hashed whole (together about 10,000 instructions of a GET /me:
-  // bench/functions.ts, docs/benchmarks.md#pipeline).
+  // matched against BEARER nor hashed whole (docs/benchmarks.md#pipeline).
   const verified = new LRUCache<string, { header: string; caller: Caller; expiresAtMs: number }>({ max: VERIFIED_TOKENS_KEPT });
   // The entry's ttl only frees memory: lru-cache's clock is not the wall clock `exp` is read against.
   const stillValid = (header: string) => {

@@ -47,9 +47,7 @@ interface PlannedWindows {
 export class Limiter {
   /**
    * A caller's plan is made once (src/limits/request-plan.ts), so its windows are kept until the minute
-   * is over: their keys are then the same strings from request to request, flattened and hashed once,
-   * where four keys made anew were flattened and hashed for every request's look-ups in the in-process
-   * store (about 10,000 instructions of a GET /me: bench/functions.ts, docs/benchmarks.md#pipeline).
+   * is over and their keys are built once, not for every request (docs/benchmarks.md#pipeline).
    */
   private readonly planned = new WeakMap<Plan, PlannedWindows>();
 
