@@ -11,15 +11,14 @@ describe('011: SQLite keeps tombstones in their primary key order', () => {
     const db = createDb({ client: 'sqlite', filename: ':memory:' });
     try {
       await db.migrate.latest({ migrationSource: migrations });
-      // Down to before 011: 012 first.
-      await db.migrate.down({ migrationSource: migrations });
-      await db.migrate.down({ migrationSource: migrations });
+      // Down to before 011: the later ones first.
+      for (const name of ['013-task-title-prefix', '012-tombstones-without-age-index', '011-tombstones-keyed']) await db.migrate.down({ migrationSource: migrations, name });
       expect(await tableSql(db)).not.toMatch(/without rowid/i);
       const accountId = await insertAccount(db);
       const tombstones = [1, 2, 3].map((n) => ({ account_id: accountId, change_seq: n, task_id: `task-${n}`, deleted_at: 1_000 * n }));
       await db('task_tombstones').insert(tombstones);
 
-      await db.migrate.up({ migrationSource: migrations });
+      await db.migrate.up({ migrationSource: migrations, name: '011-tombstones-keyed' });
       expect(await tableSql(db)).toMatch(/without rowid/i);
       expect(await db('task_tombstones').orderBy('change_seq')).toEqual(tombstones);
       await expect(db('task_tombstones').insert(tombstones[0])).rejects.toThrow(/UNIQUE|PRIMARY KEY/i);

@@ -26,7 +26,7 @@ describe.each(engines)('012: tombstones without the index on deleted_at, on %s',
     await store.db('task_tombstones').insert(tombstones);
     expect(await indexes()).not.toContain(AGE_INDEX);
 
-    await store.db.migrate.down({ migrationSource: migrations });
+    await store.db.migrate.down({ migrationSource: migrations, name: '012-tombstones-without-age-index' });
     expect(await indexes()).toContain(AGE_INDEX);
     await store.db.migrate.latest({ migrationSource: migrations });
     expect(await indexes()).not.toContain(AGE_INDEX);
