@@ -1,19 +1,17 @@
-import { connect, type AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { baseUrlOf } from '../test-support/app.js';
 import { createHttpServer } from './http-server.js';
 
+const limits = { HTTP_HEADERS_TIMEOUT_SECONDS: 5, HTTP_REQUEST_TIMEOUT_SECONDS: 5 };
 // GET /stream begins a response and never ends it; any other request is answered at once.
-const server = createHttpServer(
-  (req, res) => (req.url === '/stream' ? res.writeHead(200).write('begun') : res.end('done')),
-  { HTTP_HEADERS_TIMEOUT_SECONDS: 5, HTTP_REQUEST_TIMEOUT_SECONDS: 5 },
-).listen(0, '127.0.0.1');
-afterAll(() => server.close());
+const serve = () => createHttpServer((req, res) => (req.url === '/stream' ? res.writeHead(200).write('begun') : res.end('done')), limits).listen(0, '127.0.0.1');
 
 /** On one connection: writes `request`, then `then` once the answer holds `seen`; everything the server sends until it closes. */
 async function exchange(request: string, seen: string, then: string): Promise<string> {
-  if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = new URL(await baseUrlOf(serve()));
   return new Promise((resolve) => {
-    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const socket = connect(Number(port), '127.0.0.1');
     let answer = '';
     let followed = false;
     socket.on('data', (chunk) => {

@@ -47,10 +47,9 @@ export function createOpenApiValidator(document: Record<string, unknown>, valida
 }
 
 /**
- * The library's match of a request to its operation, made once per route: it compares the path with
- * every path of the document on each request, and a route's requests all match the same operation.
- * Its first request is matched by the library; later ones get the same operation with their own path
- * parameters, as Express decoded them for the route (the library decodes them the same way).
+ * The library's match of a request to its operation (a comparison with every path of the document),
+ * made on a route's first request only: later ones get the same operation with their own path
+ * parameters, decoded by the route as the library decodes them.
  */
 function matchedOnce(matchOperation: RequestHandler): RequestHandler {
   let matched: Record<string, unknown> | undefined;
