@@ -5,13 +5,10 @@ import type { Identity } from './request-state.js';
 export type Scope = components['schemas']['Scope'];
 export const ALL_SCOPES: readonly Scope[] = ['tasks:read', 'tasks:write', 'connectors:read', 'connectors:write', 'tokens:manage', 'webhooks:manage'];
 /**
- * Managing API tokens and authorised apps: held by web sessions, and by an API token or an app only
- * when it was named. A token made without scopes and an app naming none get the others.
+ * Managing API tokens and authorised apps, and webhooks (docs/webhooks.md): held by web sessions, and by
+ * an API token or an app only when it was named. A token made without scopes and an app naming none get the others.
  */
-export const TOKEN_MANAGEMENT_SCOPE: Scope = 'tokens:manage';
-/** Managing webhooks (docs/webhooks.md): like tokens:manage, held by web sessions and granted to tokens and apps by name only. */
-export const WEBHOOK_MANAGEMENT_SCOPE: Scope = 'webhooks:manage';
-const NAMED_ONLY: readonly Scope[] = [TOKEN_MANAGEMENT_SCOPE, WEBHOOK_MANAGEMENT_SCOPE];
+const NAMED_ONLY: readonly Scope[] = ['tokens:manage', 'webhooks:manage'];
 export const grantedByDefault = (scopes: readonly Scope[]): Scope[] => scopes.filter((scope) => !NAMED_ONLY.includes(scope));
 
 /** Who makes a request: the account, the client inside it (its own fence), and what it may do. */

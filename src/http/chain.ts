@@ -1,12 +1,10 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 
 /**
- * A route's steps and error renderers as one Express handler, composed once at start-up: the steps
- * run in order, the first error (passed to `next`, thrown, or a rejected promise, as Express takes
- * them) goes to the renderers in order, and what the last one passes on goes back to Express. The
- * same contract as handing Express the steps one by one, without its router's dispatch around each
- * step: on a small request that dispatch cost more than the steps it ran (bench/pipeline.bench.ts).
- * A request gets one `next` for all its steps, not one per step: a dozen closures less per request.
+ * A route's steps and error renderers as one Express handler with one `next`: the steps run in order,
+ * the first error (passed to `next`, thrown, or a rejected promise) goes to the renderers in order, and
+ * what the last passes on goes back to Express, as if Express ran them one by one, without its router's
+ * dispatch around each step, which cost more than the steps on a small request (bench/pipeline.bench.ts).
  */
 export function chainOf(steps: readonly RequestHandler[], renderers: readonly ErrorRequestHandler[]): RequestHandler {
   return function route(req, res, done) {

@@ -3,12 +3,9 @@ import type { RequestHandler } from 'express';
 import { REQUEST_ID_HEADER } from './request-log.js';
 
 /**
- * Browser apps on the allowed origins may call the API, the OAuth token, revocation
- * and registration endpoints, the well-known documents and /mcp (the routes whose chain has this
- * step: http/routes.ts leaves it out of the sign-in pages). Bearer tokens, never cookies, so no
- * credentials mode. A preflight is answered here with 204, before the caller is identified and a
- * budget spent. The response headers a client needs (its budget, waits, challenges, new resources,
- * versions for If-Match, deprecation notices) are exposed; `rateLimitHeaders` come from the document, so a new one is never missed.
+ * Browser apps on the allowed origins may call every route but the sign-in pages (http/routes.ts), with
+ * bearer tokens, never cookies (no credentials mode). A preflight is answered 204 here, before the caller
+ * is identified or a budget spent. The headers a client reads are exposed, the document's rate-limit ones included.
  */
 export function corsHeaders(allowedOrigins: '*' | readonly string[], rateLimitHeaders: readonly string[]): RequestHandler {
   const exposedHeaders = ['Retry-After', 'Location', 'WWW-Authenticate', 'ETag', 'Deprecation', 'Sunset', 'Link', REQUEST_ID_HEADER, ...rateLimitHeaders];

@@ -1,8 +1,8 @@
 import express from 'express';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createErrorRenderers } from './error-renderers.js';
 import type { Logger } from '../platform/logger.js';
+import { baseUrlOf } from '../test-support/app.js';
 
 describe('a database outage', () => {
   it('is logged once when it starts and once when it ends, with the number of 503s, not a stack per 503', async () => {
@@ -15,18 +15,12 @@ describe('a database outage', () => {
       throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     });
     app.use(createErrorRenderers({ logger, publicUrl: undefined, databaseReachable: async () => reachable }).common);
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/down`;
-    try {
-      for (let i = 0; i < 25; i++) expect((await fetch(url)).status).toBe(503);
-      expect(lines.map((line) => line.msg)).toEqual(['database unreachable: answering 503 SERVICE_UNAVAILABLE until it is back']);
-      reachable = true;
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      expect(lines).toHaveLength(2);
-      expect(lines[1]).toMatchObject({ level: 'warn', msg: 'database reachable again', fields: { refused: 25 } });
-    } finally {
-      server.close();
-    }
+    const url = `${await baseUrlOf(app.listen(0, '127.0.0.1'))}/down`;
+    for (let i = 0; i < 25; i++) expect((await fetch(url)).status).toBe(503);
+    expect(lines.map((line) => line.msg)).toEqual(['database unreachable: answering 503 SERVICE_UNAVAILABLE until it is back']);
+    reachable = true;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatchObject({ level: 'warn', msg: 'database reachable again', fields: { refused: 25 } });
   });
 });

@@ -1,13 +1,5 @@
 import type { Server } from 'node:http';
 
-export interface Drain {
-  /**
-   * Closes the listener (new connections are refused at once), lets the requests in flight finish,
-   * and resolves when the last connection is gone.
-   */
-  drain: () => Promise<void>;
-}
-
 /** How often connections that went idle during a drain are closed. */
 const IDLE_SWEEP_MS = 100;
 
@@ -16,8 +8,9 @@ const IDLE_SWEEP_MS = 100;
  * connections to time out (65 s here): so once draining, every answer says `Connection: close`,
  * and connections whose answer was already on its way are closed as soon as they go idle. A
  * client that had just picked such a connection sees it closed before any answer: safe to retry.
+ * `drain` refuses new connections at once and resolves when the last one is gone.
  */
-export function createDrain(server: Server): Drain {
+export function createDrain(server: Server): { drain: () => Promise<void> } {
   let draining = false;
   server.prependListener('request', (_req, res) => {
     if (draining) res.setHeader('Connection', 'close');

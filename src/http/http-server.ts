@@ -1,6 +1,5 @@
-import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { RequestListener } from 'node:http';
 import type { Config } from '../config.js';
 import { messageClassesOf } from './message-classes.js';
 import { errors, type AppError } from '../platform/errors.js';
@@ -23,12 +22,19 @@ export function createHttpServer(app: RequestListener, config: Pick<Config, 'HTT
     },
     app,
   );
+  server.on('request', trackResponse);
   server.on('clientError', answerClientError);
   return server;
 }
 
-interface ClientError extends Error {
-  code?: string;
+/** Each socket's responses not yet finished, oldest first: Node answers a socket's requests in order, so the first is on the wire. */
+const unfinished = new WeakMap<Socket, ServerResponse[]>();
+
+function trackResponse(req: IncomingMessage, res: ServerResponse): void {
+  const responses = unfinished.get(req.socket);
+  if (!responses) return void unfinished.set(req.socket, [res]);
+  while (responses[0]?.writableFinished) responses.shift();
+  responses.push(res);
 }
 
 const REFUSALS: Record<string, () => AppError> = {
@@ -38,9 +44,9 @@ const REFUSALS: Record<string, () => AppError> = {
 };
 
 /** Node's default handler, with our body: nothing once a response has begun or the socket is gone. */
-export function answerClientError(err: ClientError, socket: Socket): void {
-  const response = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (err.code === 'ECONNRESET' || !socket.writable || response?.headersSent) {
+function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  const onTheWire = unfinished.get(socket)?.find((res) => !res.writableFinished);
+  if (err.code === 'ECONNRESET' || !socket.writable || onTheWire?.headersSent) {
     socket.destroy();
     return;
   }

@@ -1,31 +1,25 @@
-import type { AddressInfo } from 'node:net';
-import { get, IncomingMessage, ServerResponse, type Server } from 'node:http';
+import { IncomingMessage, ServerResponse, type Server } from 'node:http';
 import express, { type Express, type Request } from 'express';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createDb } from '../platform/db.js';
 import { createLogger } from '../platform/logger.js';
-import { createTestApp, identifyBy } from '../test-support/app.js';
+import { baseUrlOf, createTestApp, identifyBy } from '../test-support/app.js';
 import { createHttpServer } from './http-server.js';
 import { useOwnMessageClasses, messageClassesOf } from './message-classes.js';
 import { operation } from './operations.js';
-
-const servers: Server[] = [];
-afterEach(() => {
-  for (const server of servers.splice(0)) server.close();
-});
 
 const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
 const account = { id: '00000000-0000-4000-8000-000000000001', email: 'ada@example.com', name: null, createdAt: '2026-01-01T00:00:00.000Z' };
 
 /**
- * The service's app whose GET /me holds each request until `release`: two requests held at the same
- * step of the same route, to compare.
+ * The service's app serving two GET /me held in the handler at once on `serve(app)`'s server: whether each
+ * is its own request and response linked to the app, and whether the server built them as the app's classes.
  */
-function heldApp() {
+async function twoHeldRequests(serve: (app: Express) => Server) {
   const held: Request[] = [];
   let release = () => {};
-  let released = Promise.resolve();
+  const released = new Promise<void>((resolve) => (release = resolve));
   const app = createTestApp({
     config,
     db: createDb({ client: 'sqlite', filename: ':memory:' }),
@@ -41,67 +35,34 @@ function heldApp() {
       }),
     ],
   });
-  return {
-    app,
-    held,
-    hold() {
-      released = new Promise((resolve) => (release = resolve));
-    },
-    release: () => release(),
-  };
-}
-
-async function listening(server: Server): Promise<string> {
-  servers.push(server);
-  if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-const getMe = (url: string) =>
-  new Promise<{ status: number; body: string }>((resolve, reject) => {
-    get(`${url}/me`, { headers: { authorization: 'Bearer any' } }, (res: IncomingMessage) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body }));
-    }).on('error', reject);
-  });
-
-/**
- * Two requests held in the handler at once: each its own request and response, linked to the app, and
- * whether the server built them as the app's classes (looked at before Express sees them).
- */
-async function twoHeldRequests(served: ReturnType<typeof heldApp>, server: Server) {
-  const { IncomingMessage: OwnRequest, ServerResponse: OwnResponse } = messageClassesOf(served.app);
+  const server = serve(app);
+  const { IncomingMessage: OwnRequest, ServerResponse: OwnResponse } = messageClassesOf(app);
   const built: boolean[] = [];
-  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => built.push(OwnRequest !== undefined && req instanceof OwnRequest && res instanceof OwnResponse!));
-  const url = await listening(server);
-  served.hold();
-  const answers = [getMe(url), getMe(url)];
-  while (served.held.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
-  const [first, second] = served.held as [Request, Request];
+  // Looked at before Express sees them.
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => built.push(req instanceof OwnRequest! && res instanceof OwnResponse!));
+  const url = await baseUrlOf(server);
+  const answers = [1, 2].map(() => fetch(`${url}/me`, { headers: { authorization: 'Bearer any' } }));
+  while (held.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+  const [first, second] = held as [Request, Request];
   const seen = {
     distinct: first !== second && first.res !== second.res,
-    linked: [first, second].every((req) => req.res!.req === req && req.app === served.app && Object.getPrototypeOf(req) === served.app.request),
+    linked: held.every((req) => req.res!.req === req && req.app === app && Object.getPrototypeOf(req) === app.request),
     ownClasses: built.every(Boolean),
   };
-  served.release();
-  for (const answer of await Promise.all(answers)) expect(JSON.parse(answer.body)).toEqual(account);
+  release();
+  for (const answer of await Promise.all(answers)) expect(await answer.json()).toEqual(account);
   return seen;
 }
 
 describe('requests and responses built as the app', () => {
-  it('are built with the app’s classes through app.listen and through the service’s server, and answered in full', async () => {
-    const viaListen = heldApp();
-    expect(await twoHeldRequests(viaListen, viaListen.app.listen(0, '127.0.0.1'))).toEqual({ distinct: true, linked: true, ownClasses: true });
-
-    const viaServer = heldApp();
-    expect(await twoHeldRequests(viaServer, createHttpServer(viaServer.app, config).listen(0, '127.0.0.1'))).toEqual({ distinct: true, linked: true, ownClasses: true });
+  it('are built with the app’s classes by the service’s server, and answered in full', async () => {
+    expect(await twoHeldRequests((app) => createHttpServer(app, config).listen(0, '127.0.0.1'))).toEqual({ distinct: true, linked: true, ownClasses: true });
   });
 
-  it('are Node’s own on a server made with http.createServer(app), which the app answers just the same', async () => {
-    const plain = heldApp();
-    const server = createHttpServer((req, res) => plain.app(req, res), config).listen(0, '127.0.0.1');
-    expect(await twoHeldRequests(plain, server)).toEqual({ distinct: true, linked: true, ownClasses: false });
+  it('are Node’s own on a server made by app.listen or around the app, which the app answers just the same', async () => {
+    expect(await twoHeldRequests((app) => app.listen(0, '127.0.0.1'))).toEqual({ distinct: true, linked: true, ownClasses: false });
+    const around = (app: Express) => createHttpServer((req, res) => app(req, res), config).listen(0, '127.0.0.1');
+    expect(await twoHeldRequests(around)).toEqual({ distinct: true, linked: true, ownClasses: false });
   });
 
   it('leave Express’s request and response as they were: its methods, the app, and Node’s classes', async () => {
@@ -119,30 +80,9 @@ describe('requests and responses built as the app', () => {
       };
       res.status(201).json({ ok: true });
     });
-    const url = await listening(app.listen(0, '127.0.0.1'));
-    const answer = await fetch(`${url}/x`, { headers: { 'x-probe': 'yes' } });
+    const answer = await fetch(`${await baseUrlOf(createHttpServer(app, config).listen(0, '127.0.0.1'))}/x`, { headers: { 'x-probe': 'yes' } });
     expect(answer.status).toBe(201);
     expect(await answer.json()).toEqual({ ok: true });
     expect(seen).toEqual({ marker: 'kept', app: true, ownClass: true, nodeClasses: true, header: 'yes' });
-  });
-
-  it('answer app.listen’s callback once: on listening, or with the error when the port is taken', async () => {
-    const app: Express = express();
-    useOwnMessageClasses(app);
-    const calls: unknown[] = [];
-    const first = await new Promise<Server>((resolve) => {
-      const server = app.listen(0, '127.0.0.1', (err?: Error) => {
-        calls.push(err?.message);
-        resolve(server);
-      });
-    });
-    servers.push(first);
-    // An error after it listens is the server's to report, not the callback's a second time.
-    first.on('error', () => {});
-    first.emit('error', new Error('later'));
-    expect(calls).toEqual([undefined]);
-
-    const refused = await new Promise<string | undefined>((resolve) => app.listen((first.address() as AddressInfo).port, '127.0.0.1', (err?: Error) => resolve(err?.message)));
-    expect(refused).toContain('EADDRINUSE');
   });
 });

@@ -1,4 +1,4 @@
-import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 
 /** The classes a server builds each request and response of an app with (Node's `createServer` options). */
@@ -10,13 +10,11 @@ export interface MessageClasses {
 const classesOfApps = new WeakMap<object, MessageClasses>();
 
 /**
- * The app's servers build each request and response as an instance of a class whose prototype is the
- * app's own (Node's `createServer({ IncomingMessage, ServerResponse })`), so Express's per-request
- * `Object.setPrototypeOf` (express/lib/application.js `handle`) finds it in place: that call was what
- * slowed every property access after it (expressjs/express#5998; bench/pipeline.bench.ts measures it).
- * `app.request` and `app.response` become those classes' prototypes, holding what Express had there;
- * `app.listen` and `createHttpServer` (src/http/http-server.ts) build with them. A server made elsewhere
- * (`http.createServer(app)`) still works: Express sets the prototypes as it always did.
+ * Builds the app's requests and responses as instances of classes whose prototypes are `app.request` and
+ * `app.response` (Node's documented `createServer({ IncomingMessage, ServerResponse })`, which
+ * createHttpServer in src/http/http-server.ts uses), so Express's per-request `Object.setPrototypeOf`
+ * finds them in place instead of slowing every property access after it (bench/pipeline.bench.ts).
+ * Any other server (`app.listen`, `http.createServer(app)`) still works: Express sets the prototypes itself.
  */
 export function useOwnMessageClasses(app: Express): void {
   const classes: MessageClasses = {
@@ -27,23 +25,6 @@ export function useOwnMessageClasses(app: Express): void {
   app.request = classes.IncomingMessage.prototype as Express['request'];
   app.response = classes.ServerResponse.prototype as Express['response'];
   classesOfApps.set(app, classes);
-  // Express's own listen, with the classes (express/lib/application.js, `listen`).
-  app.listen = function listen(this: Express, ...args: unknown[]): Server {
-    const server = createServer(classes, this);
-    const callback = args.at(-1);
-    if (typeof callback === 'function') {
-      // Called once: on listening, or with the error that kept the server from it.
-      let called = false;
-      const done = (...results: unknown[]) => {
-        if (called) return;
-        called = true;
-        callback(...results);
-      };
-      args[args.length - 1] = done;
-      server.once('error', done);
-    }
-    return server.listen(...(args as Parameters<Server['listen']>));
-  } as Express['listen'];
 }
 
 /** The classes of `app`'s requests and responses; none (Node's own) for a listener not built by `useOwnMessageClasses`. */

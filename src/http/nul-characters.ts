@@ -25,41 +25,32 @@ export const refuseNulCharacters: RequestHandler = function refuseNulCharacters(
  * a pointer is built only for the one found, so a large body costs about what parsing it did.
  */
 export function findNul(root: unknown, rootPointer: string): string | undefined {
+  if (typeof root === 'string') return root.includes(NUL) ? rootPointer : undefined;
   const containers: unknown[] = [root];
   const keys: string[] = [rootPointer];
   const parents: number[] = [-1];
-  const pointerOf = (index: number, key?: string): string => {
-    const segments = key === undefined ? [] : [escapeKey(key)];
+  const pointerOf = (index: number, key: string): string => {
+    const segments = [escapeKey(key)];
     for (let at = index; at > 0; at = parents[at]!) segments.push(escapeKey(keys[at]!));
     return [rootPointer, ...segments.reverse()].join('/');
   };
-  if (typeof root === 'string') return root.includes(NUL) ? rootPointer : undefined;
+  /** Whether `item` is a string holding U+0000; a container is queued to be searched in its turn. */
+  const holdsNul = (item: unknown, parent: number, key: string | number): boolean => {
+    if (typeof item === 'string') return item.includes(NUL);
+    if (item !== null && typeof item === 'object') {
+      containers.push(item);
+      keys.push(String(key));
+      parents.push(parent);
+    }
+    return false;
+  };
   for (let index = 0; index < containers.length; index++) {
     const container = containers[index];
     if (container === null || typeof container !== 'object') continue;
     if (Array.isArray(container)) {
-      for (let position = 0; position < container.length; position++) {
-        const item: unknown = container[position];
-        if (typeof item === 'string') {
-          if (item.includes(NUL)) return pointerOf(index, String(position));
-        } else if (item !== null && typeof item === 'object') {
-          containers.push(item);
-          keys.push(String(position));
-          parents.push(index);
-        }
-      }
-      continue;
-    }
-    for (const key of Object.keys(container)) {
-      if (key.includes(NUL)) return pointerOf(index, key);
-      const item: unknown = (container as Record<string, unknown>)[key];
-      if (typeof item === 'string') {
-        if (item.includes(NUL)) return pointerOf(index, key);
-      } else if (item !== null && typeof item === 'object') {
-        containers.push(item);
-        keys.push(key);
-        parents.push(index);
-      }
+      for (let position = 0; position < container.length; position++) if (holdsNul(container[position], index, position)) return pointerOf(index, String(position));
+    } else {
+      for (const key of Object.keys(container)) if (key.includes(NUL) || holdsNul((container as Record<string, unknown>)[key], index, key)) return pointerOf(index, key);
     }
   }
   return undefined;

@@ -1,12 +1,14 @@
 import * as OpenApiValidator from 'express-openapi-validator';
-import { fullFormats } from 'ajv-formats/dist/formats.js';
+import addFormats from 'ajv-formats';
 import type { RequestHandler } from 'express';
 import { isRfc3339DateTime } from '../platform/time.js';
+
+const EMAIL = addFormats.default.get('email') as RegExp;
 
 /** The formats as this service checks them, for every door an operation is run through (http/run-operation.ts too). */
 export const DOCUMENT_FORMATS = {
   // An email is trimmed before it is stored (docs/signing-in.md), so spaces around it are not an error.
-  email: { type: 'string' as const, validate: (value: string) => (fullFormats.email as RegExp).test(value.trim()) },
+  email: { type: 'string' as const, validate: (value: string) => EMAIL.test(value.trim()) },
   // The calendar too, not only the shape: 2026-02-31 is refused here, the one place every time enters.
   'date-time': { type: 'string' as const, validate: isRfc3339DateTime },
 };
@@ -45,10 +47,9 @@ export function createOpenApiValidator(document: Record<string, unknown>, valida
 }
 
 /**
- * The library's match of a request to its operation, made once per route: it compares the path with
- * every path of the document on each request, and a route's requests all match the same operation.
- * Its first request is matched by the library; later ones get the same operation with their own path
- * parameters, as Express decoded them for the route (the library decodes them the same way).
+ * The library's match of a request to its operation (a comparison with every path of the document),
+ * made on a route's first request only: later ones get the same operation with their own path
+ * parameters, decoded by the route as the library decodes them.
  */
 function matchedOnce(matchOperation: RequestHandler): RequestHandler {
   let matched: Record<string, unknown> | undefined;

@@ -1,13 +1,10 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createDb } from '../platform/db.js';
 import { createLogger } from '../platform/logger.js';
-import { createTestApp } from '../test-support/app.js';
+import { baseUrlOf, createTestApp } from '../test-support/app.js';
 import type { Caller, CallerAccount } from './caller.js';
 import { operation } from './operations.js';
-import { ANONYMOUS, type Identity } from './request-state.js';
 
 const account = { id: '00000000-0000-4000-8000-000000000001', email: 'ada@example.com', name: null, createdAt: '2026-01-01T00:00:00.000Z' };
 const callerAccount: CallerAccount = { id: account.id, email: account.email, name: null, createdAtMs: Date.parse(account.createdAt), lastTaskChange: 7 };
@@ -19,7 +16,7 @@ const app = createTestApp({
   db: createDb({ client: 'sqlite', filename: ':memory:' }),
   logger: createLogger('silent'),
   readiness: { database: async () => true },
-  identifyCaller: async (req): Promise<Identity> => (req.headers.authorization ? { kind: 'caller', caller, account: callerAccount } : ANONYMOUS),
+  identifyCaller: async () => ({ kind: 'caller', caller, account: callerAccount }),
   rateLimit: (_req, _res, next) => next(),
   operations: [
     operation('getMe', (context) => {
@@ -30,17 +27,11 @@ const app = createTestApp({
     }),
   ],
 });
-const server: Server = app.listen(0, '127.0.0.1');
-afterAll(() => void server.close());
-const getMe = async () => {
-  if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
-  return fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/me`, { headers: { authorization: 'Bearer any', 'x-probe': 'yes' } });
-};
 
 describe("an operation's context", () => {
   it('gives the handler its caller, its account, its headers, query and path parameters, taken apart', async () => {
-    expect((await getMe()).status).toBe(200);
+    const url = await baseUrlOf(app.listen(0, '127.0.0.1'));
+    expect((await fetch(`${url}/me`, { headers: { authorization: 'Bearer any', 'x-probe': 'yes' } })).status).toBe(200);
     expect(seen.at(-1)).toEqual({ who: caller, callerAccount, probe: 'yes', query: {}, params: {} });
   });
-
 });

@@ -98,13 +98,8 @@ export function handle(entry: OperationEntry, { validateResponses }: { validateR
   const handler = entry.handler as OperationHandler<OperationId>;
   const writeJson = validateResponses ? viaExpress : directly;
   return async function handle(req, res) {
-    send(res, (await handler(contextOf(req, res))) as SentAnswer, writeJson);
+    send(res, (await handler(new CheckedRequest(req, res))) as SentAnswer, writeJson);
   };
-}
-
-/** The context of a request the validator has checked against its operation. */
-function contextOf(req: Request, res: Response): OperationContext<OperationId> {
-  return new CheckedRequest(req, res);
 }
 
 /**
@@ -125,7 +120,8 @@ class CheckedRequest implements OperationContext<OperationId> {
     // and checked (and coerced) its path, query and body against the operation's schemas.
     const checked: { body: unknown; query: unknown } = req;
     this.body = checked.body as never;
-    this.params = ((req.openapi as MatchedOperation | undefined)?.pathParams ?? req.params) as never;
+    // express-openapi-validator's match of the request to its operation holds the path parameters.
+    this.params = ((req.openapi as { pathParams?: Record<string, string> } | undefined)?.pathParams ?? req.params) as never;
     this.query = checked.query as never;
     // A field, not a method: handlers take it apart from the context (`({ header }) => header(...)`).
     this.header = (name) => req.get(name);
@@ -170,9 +166,4 @@ function directly(res: Response, body: unknown): void {
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', bytes.length);
   res.end(bytes);
-}
-
-/** What express-openapi-validator sets on a request it matched to an operation of the document. */
-interface MatchedOperation {
-  pathParams?: Record<string, string>;
 }

@@ -32,7 +32,7 @@ export function pathMatcher<Entry>(paths: ReadonlyMap<string, Entry>): (path: st
       const params: Record<string, string> = {};
       for (let i = 0; i < names.length; i++) {
         const raw = found[i + 1]!;
-        const value = decodeParameter(raw);
+        const value = percentDecoded(raw);
         if (value === undefined) return { entry, malformed: { name: names[i]!, raw } };
         params[names[i]!] = value;
       }
@@ -50,7 +50,8 @@ function patternOf(template: string): RegExp {
   return new RegExp(`^${source}/?$`, 'i');
 }
 
-function decodeParameter(raw: string): string | undefined {
+/** decodeURIComponent, undefined for text that is not valid percent-encoding. */
+export function percentDecoded(raw: string): string | undefined {
   if (!raw.includes('%')) return raw;
   try {
     return decodeURIComponent(raw);

@@ -7,27 +7,22 @@ interface Sample {
   metricName: string;
 }
 
-/**
- * What prom-client's registry reads of a metric it writes (`registerMetric`, then `metrics()`,
- * `getMetricsAsJSON()`, `resetMetrics()`): its name, and `get()` in the shape of its own metrics' answers.
- */
-export interface RegistryMetric {
-  readonly name: string;
-  readonly help: string;
-  readonly type: 'histogram';
-  readonly aggregator: 'sum';
-  get(): Promise<{ name: string; help: string; type: 'histogram'; aggregator: 'sum'; values: Sample[] }>;
-  reset(): void;
+/** One operation and status: a count per bucket (not cumulative), the last for durations above every bound. */
+interface Series {
+  readonly operation: string;
+  readonly status: number;
+  readonly counts: Float64Array;
+  sum: number;
 }
 
 /**
- * The request duration histogram, by operationId and status, answered to prom-client's registry as its
- * own Histogram would be: the same samples, written as the same lines (src/http/request-durations.test.ts
- * compares the two; series may come in another order, which Prometheus does not read). Kept here because
- * prom-client's `observe` builds a labels object and a hash string on every call, a labelled child
- * included, on every request; here a sample is a few array writes.
+ * The request duration histogram, by operationId and status, answered to prom-client's registry
+ * (`registerMetric`, then `metrics()`, `getMetricsAsJSON()`, `resetMetrics()`) as its own Histogram
+ * would be: the same samples, written as the same lines (src/http/request-durations.test.ts compares
+ * the two). Kept here because prom-client's `observe` builds a labels object and a hash string on
+ * every call, a labelled child included; here a sample is a few array writes.
  */
-export class RequestDurations implements RegistryMetric {
+export class RequestDurations {
   readonly type = 'histogram' as const;
   readonly aggregator = 'sum' as const;
   private byOperation = new Map<string, Map<number, Series>>();
@@ -46,14 +41,14 @@ export class RequestDurations implements RegistryMetric {
     let byStatus = this.byOperation.get(operation);
     if (byStatus === undefined) this.byOperation.set(operation, (byStatus = new Map()));
     let series = byStatus.get(status);
-    if (series === undefined) byStatus.set(status, (series = new Series(operation, status, this.upperBounds.length)));
+    if (series === undefined) byStatus.set(status, (series = { operation, status, counts: new Float64Array(this.upperBounds.length + 1), sum: 0 }));
     let bucket = 0;
     while (bucket < this.upperBounds.length && seconds > this.upperBounds[bucket]!) bucket++;
     series.counts[bucket]!++;
     series.sum += seconds;
   }
 
-  async get(): ReturnType<RegistryMetric['get']> {
+  async get() {
     const values: Sample[] = [];
     for (const byStatus of this.byOperation.values()) {
       for (const { operation, status, counts, sum } of byStatus.values()) {
@@ -72,19 +67,5 @@ export class RequestDurations implements RegistryMetric {
 
   reset(): void {
     this.byOperation = new Map();
-  }
-}
-
-class Series {
-  /** One count per bucket (not cumulative), the last for durations above every bound. */
-  readonly counts: Float64Array;
-  sum = 0;
-
-  constructor(
-    readonly operation: string,
-    readonly status: number,
-    bounds: number,
-  ) {
-    this.counts = new Float64Array(bounds + 1);
   }
 }

@@ -1,16 +1,11 @@
-import type { AddressInfo } from 'node:net';
-import { request, type Server } from 'node:http';
+import { request } from 'node:http';
 import express from 'express';
 import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../platform/logger.js';
+import { baseUrlOf } from '../test-support/app.js';
 import type { OperationRoute } from './operation-table.js';
 import { requestLog, type FinishedRequest } from './request-log.js';
-
-const servers: Server[] = [];
-afterEach(() => {
-  for (const server of servers.splice(0)) server.close();
-});
 
 const route = { path: '/tasks/{taskId}', operationId: 'getTask' } as OperationRoute;
 const caller = { accountId: 'a1', clientId: 'web', kind: 'web', scopes: [] } as const;
@@ -26,10 +21,7 @@ async function served(logger: pino.Logger, status: number, finish = true) {
     if (finish) res.status(status).json({});
     else res.writeHead(status).write('begun');
   });
-  const server = app.listen(0, '127.0.0.1');
-  servers.push(server);
-  await new Promise((resolve) => server.once('listening', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/tasks/t1?secret=s3cret`, finished };
+  return { url: `${await baseUrlOf(app.listen(0, '127.0.0.1'))}/tasks/t1?secret=s3cret`, finished };
 }
 
 const capture = (level: string, options: pino.LoggerOptions = {}) => {
@@ -60,22 +52,11 @@ describe('requestLog', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toMatch(/s3cret|t0ken|authorization/);
     const line = JSON.parse(lines[0]!) as Record<string, unknown>;
-    expect(line).toEqual({
-      level: 30,
-      time: expect.any(Number),
-      pid: process.pid,
-      hostname: expect.any(String),
-      requestId: 'req-1',
-      method: 'GET',
-      route: '/tasks/{taskId}',
-      operationId: 'getTask',
-      status: 200,
-      durationMs: expect.any(Number),
-      accountId: 'a1',
-      clientId: 'web',
-      msg: 'request',
-    });
-    expect(Object.keys(line)).toEqual(['level', 'time', 'pid', 'hostname', 'requestId', 'method', 'route', 'operationId', 'status', 'durationMs', 'accountId', 'clientId', 'msg']);
+    // These fields, in this order, and no other.
+    expect(Object.entries(line)).toEqual([
+      ['level', 30], ['time', expect.any(Number)], ['pid', process.pid], ['hostname', expect.any(String)], ['requestId', 'req-1'], ['method', 'GET'], ['route', '/tasks/{taskId}'],
+      ['operationId', 'getTask'], ['status', 200], ['durationMs', expect.any(Number)], ['accountId', 'a1'], ['clientId', 'web'], ['msg', 'request'],
+    ]);
     expect(finished.map(({ route: finishedRoute, res }) => [finishedRoute?.operationId, res.statusCode])).toEqual([['getTask', 200]]);
   });
 

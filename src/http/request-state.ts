@@ -18,9 +18,8 @@ export const ANONYMOUS: Identity = Object.freeze({ kind: 'anonymous' });
 /** The caller of an identity, if it names one. */
 export const callerIn = (identity: Identity | undefined): Caller | undefined => (identity?.kind === 'caller' ? identity.caller : undefined);
 
-// Everything a request carries beyond what Express gives it, in one place (express-openapi-validator
-// adds `openapi` itself). The steps of a route's chain (http/routes.ts) hand values on through
-// `res.locals`, Express's per-request state, as Outline's steps do through `ctx.state`.
+// Everything a request carries beyond what Express gives it: the steps of a route's chain
+// (http/routes.ts) hand values on through `res.locals`, Express's per-request state.
 declare module 'express-serve-static-core' {
   interface Request {
     /** X-Request-Id of this request (docs/production.md), set by the request log. */

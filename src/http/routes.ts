@@ -32,18 +32,15 @@ export interface RouteParts {
 }
 
 /**
- * One route per documented operation, its chain decided here, once, from what the document declares
+ * One route per documented operation, its chain decided once from the operation table
  * (http/operation-table.ts), in the order a request lives it:
  *
  *   cors → identify → count → read the body → refuse NUL → check access → validate → handle → render
  *
- * (sign-in pages get their security headers instead of CORS; /mcp its DNS-rebinding guard first; the
- * refresh budget keys on the body's token, so that route reads its body before the count; the probes
- * and /metrics are outside the limits: no identify, no count). Each path also refuses the methods it
- * does not take (405) and a parameter that is not valid percent-encoding (400); a path the document
- * does not have gets a 404, counted like any request. The one handler answered here finds the path
- * in one step (http/path-matcher.ts) and runs its method's chain, a HEAD the GET's (it spends what
- * the GET spends); each chain's steps and renderers are one handler (http/chain.ts).
+ * Sign-in pages get security headers instead of CORS, /mcp its DNS-rebinding guard first; the refresh
+ * route reads its body before the count (its budget keys on the body's token); the probes and /metrics
+ * are not counted. A path refuses the methods it does not take (405) and malformed percent-encoding
+ * (400); an undocumented path is a counted 404; a HEAD runs (and spends as) its GET's chain.
  */
 export function createRoutes(parts: RouteParts): RequestHandler {
   const served = entriesByOperation(parts.table, parts.operations);

@@ -36,11 +36,7 @@ export function createOperationRunner(document: Json, table: readonly OperationR
   addFormats.default(ajv, { mode: 'full' });
   for (const [name, format] of Object.entries(DOCUMENT_FORMATS)) ajv.addFormat(name, format);
   const checks = new Map<OperationId, RequestChecks>();
-  const checksOf = (route: OperationRoute) => {
-    let found = checks.get(route.operationId);
-    if (!found) checks.set(route.operationId, (found = compileChecks(ajv, document, route)));
-    return found;
-  };
+  const checksOf = (route: OperationRoute) => checks.get(route.operationId) ?? checks.set(route.operationId, compileChecks(ajv, document, route)).get(route.operationId)!;
 
   return async (operationId, caller, request) => {
     const route = routes.get(operationId);
@@ -48,7 +44,7 @@ export function createOperationRunner(document: Json, table: readonly OperationR
     if (!route || !handler) throw new Error(`No operation ${operationId} runs without HTTP`);
     const refusal = accessRefusal(route.security, { kind: 'caller', caller });
     if (refusal) throw refusal;
-    const details = checksOf(route).problems(request);
+    const details = checksOf(route)(request);
     if (details.length > 0) throw errors.validation(details);
     try {
       const header = (name: string) => Object.entries(request.headers ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
@@ -63,9 +59,8 @@ export function createOperationRunner(document: Json, table: readonly OperationR
   };
 }
 
-interface RequestChecks {
-  problems(request: OperationRequest): { path: string; message: string }[];
-}
+/** What is wrong with a request, as the details of its 400. */
+type RequestChecks = (request: OperationRequest) => { path: string; message: string }[];
 
 /** The operation's path, query and body schemas as the document gives them, compiled once. */
 function compileChecks(ajv: Ajv2020, document: Json, route: OperationRoute): RequestChecks {
@@ -88,10 +83,7 @@ function compileChecks(ajv: Ajv2020, document: Json, route: OperationRoute): Req
     ['/query', ajv.compile(objectOf('query')), (request) => request.query],
   ];
   if (bodySchema) validators.push(['/body', ajv.compile(resolve(document, bodySchema) as Json), (request) => request.body ?? {}]);
-  return {
-    problems: (request) =>
-      validators.flatMap(([root, validate, partOf]) => (validate(partOf(request)) ? [] : (validate.errors ?? []).map((error) => toDetail(root, error)))),
-  };
+  return (request) => validators.flatMap(([root, validate, partOf]) => (validate(partOf(request)) ? [] : (validate.errors ?? []).map((error) => toDetail(root, error))));
 }
 
 function toDetail(root: string, error: ErrorObject): { path: string; message: string } {

@@ -51,5 +51,4 @@ describe('string length limits (ajv)', () => {
     validate('\u{1F600}');
     expect(validate.errors).toMatchObject([{ keyword: 'minLength', params: { limit: 2 }, message: 'must NOT have fewer than 2 characters' }]);
   });
-
 });

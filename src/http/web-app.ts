@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { RequestHandler, Response } from 'express';
 import { AppError, errors } from '../platform/errors.js';
 import { projectRoot } from '../platform/paths.js';
+import { percentDecoded } from './path-matcher.js';
 
 export const WEB_APP_PATH = '/app/';
 
@@ -44,7 +45,7 @@ export function serveWebApp(dir: string | undefined, api: RequestHandler): Reque
     }
 
     const sendIndex = () => res.sendFile(index, { cacheControl: false, headers: { 'Cache-Control': 'no-cache' } }, (err) => err && next(err));
-    const relative = decoded(path.slice(WEB_APP_PATH.length));
+    const relative = percentDecoded(path.slice(WEB_APP_PATH.length));
     if (relative === undefined) return refuse(res, errors.routeNotFound(req.method, path));
     if (relative === '' || relative === 'index.html') return sendIndex();
     const hashed = relative.startsWith('assets/');
@@ -57,15 +58,6 @@ export function serveWebApp(dir: string | undefined, api: RequestHandler): Reque
       sendIndex();
     });
   };
-}
-
-/** The path below /app/ as a file name; undefined when it is not valid percent-encoding. */
-function decoded(encoded: string): string | undefined {
-  try {
-    return decodeURIComponent(encoded);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The common error body (the document's Error schema), as the API's renderer writes it. */

@@ -5,12 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMigratedDb, engines, insertAccount, insertConnectorAccount, type MigratedDb } from '../test-support/databases.js';
 import { databaseFailure, isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './database-errors.js';
 
-async function failureOf(write: Promise<unknown>): Promise<unknown> {
-  return write.then(
-    () => expect.fail('the write succeeded'),
-    (err: unknown) => err,
-  );
-}
+const failureOf = (write: Promise<unknown>): Promise<unknown> => write.then(() => expect.fail('the write succeeded'), (err: unknown) => err);
 
 describe.each(engines)('database errors on %s', (engine) => {
   let store: MigratedDb;

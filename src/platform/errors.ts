@@ -24,19 +24,8 @@ export class AppError extends Error {
 
 /** The `error` codes of RFC 6749 §5.2, RFC 7591 §3.2.2 and RFC 8628 §3.5 that our OAuth endpoints answer with. */
 export type OAuthErrorCode =
-  | 'invalid_request'
-  | 'invalid_client'
-  | 'invalid_grant'
-  | 'unauthorized_client'
-  | 'unsupported_grant_type'
-  | 'invalid_scope'
-  | 'invalid_target'
-  | 'invalid_redirect_uri'
-  | 'invalid_client_metadata'
-  | 'authorization_pending'
-  | 'slow_down'
-  | 'access_denied'
-  | 'expired_token';
+  | 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' | 'invalid_target'
+  | 'invalid_redirect_uri' | 'invalid_client_metadata' | 'authorization_pending' | 'slow_down' | 'access_denied' | 'expired_token';
 
 /**
  * A refusal of the OAuth protocol: rendered as `{ error, error_description }` by the OAuth endpoints'
@@ -81,19 +70,11 @@ export const errors = {
     new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request body.'),
   /** An If-Match that names another version than the task's; the current one goes back as its ETag. */
   preconditionFailed: (currentVersion: number) =>
-    new AppError(
-      412,
-      'PRECONDITION_FAILED',
-      `The task has changed: it is at version ${currentVersion}, not one If-Match names. Read it again and retry.`,
-      {},
-      { ETag: `"${currentVersion}"` },
-    ),
+    new AppError(412, 'PRECONDITION_FAILED', `The task has changed: it is at version ${currentVersion}, not one If-Match names. Read it again and retry.`, {}, {
+      ETag: `"${currentVersion}"`,
+    }),
   cursorExpired: (retentionDays: number) =>
-    new AppError(
-      410,
-      'CURSOR_EXPIRED',
-      `This cursor is older than the ${retentionDays} days deletions are kept; start again without a cursor.`,
-    ),
+    new AppError(410, 'CURSOR_EXPIRED', `This cursor is older than the ${retentionDays} days deletions are kept; start again without a cursor.`),
   connectorAuthFailed: (message: string) => new AppError(422, 'CONNECTOR_AUTH_FAILED', message),
   connectorUnavailable: (message: string) => new AppError(502, 'CONNECTOR_UNAVAILABLE', message),
   notImplemented: () => new AppError(501, 'NOT_IMPLEMENTED', 'This operation is in the contract but not implemented yet.'),
@@ -112,13 +93,7 @@ export const errors = {
   rateLimitExceeded: (message: string, window: NonNullable<ErrorExtras['window']>, retryAfterSeconds: number) =>
     new AppError(429, 'RATE_LIMIT_EXCEEDED', message, { retryAfterSeconds, window }, { 'Retry-After': String(retryAfterSeconds) }),
   accountLocked: (retryAfterSeconds: number) =>
-    new AppError(
-      429,
-      'ACCOUNT_LOCKED',
-      'Too many failed logins. This account is locked; try again later.',
-      { retryAfterSeconds },
-      { 'Retry-After': String(retryAfterSeconds) },
-    ),
+    new AppError(429, 'ACCOUNT_LOCKED', 'Too many failed logins. This account is locked; try again later.', { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) }),
   webSessionRequired: () =>
     new AppError(403, 'WEB_SESSION_REQUIRED', 'Closing the account needs a session of the first-party app; sign in with email and password.'),
   hostNotAllowed: () => new AppError(403, 'HOST_NOT_ALLOWED', 'This MCP server does not answer requests for that Host (DNS-rebinding protection).'),

@@ -53,11 +53,7 @@ describe("the process logger (standard output, buffered)", () => {
       logger.info({ n: 1, padding: 'é'.repeat(40_000) }, 'long');
       logger.info({ n: 2 }, 'after');
     `);
-    expect(lines.map((line) => [line.n, line.msg])).toEqual([
-      [0, 'café — 📅'],
-      [1, 'long'],
-      [2, 'after'],
-    ]);
+    expect(lines.map((line) => [line.n, line.msg])).toEqual([[0, 'café — 📅'], [1, 'long'], [2, 'after']]);
     expect((lines[1] as { padding?: string }).padding).toBe('é'.repeat(40_000));
   });
 });

@@ -25,11 +25,11 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
 
 /**
  * Standard output through pino's own destination (SonicBoom), written asynchronously once 4 KiB are
- * gathered, so that under load one write carries a dozen access lines; pino flushes what is left
- * synchronously when the process exits (shutdown, `process.exit`, a crash). One for the process: every logger shares
- * it, so lines stay in order.
+ * gathered (under load one write carries a dozen access lines); pino flushes the rest when the process
+ * exits or crashes. One for the process, shared by every logger, so lines stay in order.
  */
-const stdout = once(() => pino.destination({ dest: 1, minLength: MIN_WRITE_BYTES, sync: false }));
+let destination: ReturnType<typeof pino.destination> | undefined;
+const stdout = () => (destination ??= pino.destination({ dest: 1, minLength: MIN_WRITE_BYTES, sync: false }));
 
 let flushPending = false;
 function flushSoon(line: string): string {
@@ -42,9 +42,4 @@ function flushSoon(line: string): string {
     }, FLUSH_MS).unref();
   }
   return line;
-}
-
-function once<T>(make: () => T): () => T {
-  let made: { value: T } | undefined;
-  return () => (made ??= { value: make() }).value;
 }

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RedisConnection } from './redis.js';
@@ -27,7 +26,7 @@ async function startRedis(port: number): Promise<ChildProcess> {
 
 function capturedLogger() {
   const lines: string[] = [];
-  const logger = pino({ level: 'info' }, new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString()), done()) }));
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
   return { logger, messages: () => lines.map((line) => (JSON.parse(line) as { msg: string }).msg) };
 }
 

@@ -126,24 +126,19 @@ export class RedisConnection {
    * while Redis is down (then one caller at a time probes it, after `probeAfterMs`). Rejects when
    * the call fails or times out; the failure is recorded.
    */
-  run<T>(call: (client: RedisCommands) => Promise<T>): Promise<T | undefined> {
+  async run<T>(call: (client: RedisCommands) => Promise<T>): Promise<T | undefined> {
     const attempt = this.mayTry();
-    if (attempt === 'no') return Promise.resolve(undefined);
-    const settled = () => {
+    if (attempt === 'no') return undefined;
+    try {
+      const result = await this.withinTimeout(call);
+      this.noteSuccess();
+      return result;
+    } catch (err) {
+      this.noteFailure(err);
+      throw err;
+    } finally {
       if (attempt === 'probe') this.probing = false;
-    };
-    return this.withinTimeout(call).then(
-      (result) => {
-        settled();
-        this.noteSuccess();
-        return result;
-      },
-      (err: unknown) => {
-        settled();
-        this.noteFailure(err);
-        throw err;
-      },
-    );
+    }
   }
 
   async close(): Promise<void> {

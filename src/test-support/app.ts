@@ -1,4 +1,7 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Request } from 'express';
+import { onTestFinished } from 'vitest';
 import { createApp, type AppParts } from '../app.js';
 import type { Caller } from '../http/caller.js';
 import { readOpenApiDocument } from '../http/openapi-document.js';
@@ -38,4 +41,11 @@ export function identifyBy(callerOf: (req: Request) => Caller | undefined) {
     const caller = callerOf(req);
     return caller ? { kind: 'caller', caller } : ANONYMOUS;
   };
+}
+
+/** The base URL of `server` once it listens on 127.0.0.1; closed when the test that asked ends. */
+export async function baseUrlOf(server: Server): Promise<string> {
+  onTestFinished(() => void server.close());
+  if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
