@@ -5,9 +5,7 @@ import { Client } from 'undici';
 import {
   answerTheBench,
   call,
-  closeApp,
   compiledModule,
-  createDatabase,
   envNumber,
   interleaved,
   median,
@@ -36,16 +34,12 @@ interface PollTarget {
 
 /** The server: an account with a few tasks, and the cursor of its feed's end, sent to the bench. */
 async function servePoll(): Promise<void> {
-  const database = await createDatabase(process.env.BENCH_POLL_ENGINE as Engine);
-  const app = await serveApp(database.url);
+  const app = await serveApp(process.env.BENCH_POLL_ENGINE as Engine);
   const { token } = await signUp(app.url, 10);
   const api = new Client(app.url);
   const feed = await call(api, 'GET', '/tasks/changes', token);
   await api.close();
-  answerTheBench({ url: app.url, token, cursor: feed.body.nextCursor as string } satisfies PollTarget, async () => {
-    await closeApp(app)();
-    await database.drop();
-  });
+  answerTheBench({ url: app.url, token, cursor: feed.body.nextCursor as string } satisfies PollTarget, app.close);
 }
 
 export interface LoadFigures {

@@ -11,7 +11,7 @@ import { createChangeCursors } from '../src/tasks/change-cursor.js';
 import { createTaskChangeRecorder, type TaskChangeRecorder } from '../src/tasks/task-changes.js';
 import { createTasksService, type TasksService } from '../src/tasks/tasks.service.js';
 import { LOAD_SETUP, pollUnderLoad } from './change-feed-poll.js';
-import { call, createDatabase, ENGINES, formatSpread, median, percentiles, register, seedTasks, serveApp, sum, urlOf, type Engine, type Figures } from './harness.js';
+import { call, ENGINES, formatSpread, median, percentiles, register, seedTasks, serveApp, sum, urlOf, type Engine, type Figures } from './harness.js';
 
 const TASKS = 10_000;
 const PAGE = 100;
@@ -68,10 +68,10 @@ type Write = 'POST' | 'PATCH' | 'DELETE';
 type Writer = 'recorded' | 'baseline' | 'api';
 
 async function benchEngine(engine: Engine) {
-  const database = await createDatabase(engine);
-  const { config, db, components, server } = await serveApp(database.url);
-  const api = new Client(urlOf(server));
-  const closers: (() => unknown)[] = [() => api.close()];
+  const app = await serveApp(engine);
+  const { config, db } = app;
+  const api = new Client(app.url);
+  const closers: (() => unknown)[] = [() => api.close(), app.close];
   try {
     // The walks: the feed and the list page by page in turn, after one walk to warm up.
     const reader = await register(api);
@@ -158,10 +158,6 @@ async function benchEngine(engine: Engine) {
     };
   } finally {
     for (const close of closers) await close();
-    server.close();
-    await components.stop();
-    await db.destroy();
-    await database.drop();
   }
 }
 

@@ -49,20 +49,12 @@ export function percentile(values: readonly number[], q: number): number {
 export const median = (values: readonly number[]): number => percentile(values, 0.5);
 export const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
 
-export interface Figures {
-  p50: number;
-  p99: number;
-}
-export const percentiles = (samples: readonly number[]): Figures => ({ p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) });
-
-export interface Spread {
-  median: number;
-  min: number;
-  max: number;
-}
+export const percentiles = (samples: readonly number[]) => ({ p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) });
+export type Figures = ReturnType<typeof percentiles>;
 
 /** The median of the rounds and the range they spanned: a figure is only as good as its spread. */
-export const spreadOf = (values: readonly number[]): Spread => ({ median: median(values), min: Math.min(...values), max: Math.max(...values) });
+export const spreadOf = (values: readonly number[]) => ({ median: median(values), min: Math.min(...values), max: Math.max(...values) });
+export type Spread = ReturnType<typeof spreadOf>;
 
 /** `1,234 (1,100-1,300)`: median and range; `digits` for ratios. */
 export function formatSpread(spread: Spread, digits = 0, scale = 1): string {
@@ -75,13 +67,10 @@ export function tableLine(cells: readonly string[], first = 30, width = 14): str
   return `${cells[0]!.padEnd(first)}${cells.slice(1).map((cell) => cell.padStart(width)).join('')}\n`;
 }
 
-export interface Database {
-  url: string;
-  drop: () => Promise<void>;
-}
+export type Database = Awaited<ReturnType<typeof createDatabase>>;
 
 /** A fresh database of its own: a SQLite file in a temporary directory, or a PostgreSQL database. */
-export async function createDatabase(engine: Engine): Promise<Database> {
+export async function createDatabase(engine: Engine): Promise<{ url: string; drop: () => Promise<void> }> {
   if (engine === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'task-service-bench-'));
     return { url: `sqlite:${join(dir, 'db.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
@@ -137,18 +126,24 @@ export function listenApp(app: RequestListener, config: Config): Promise<Server>
   });
 }
 
+export interface App extends Service {
+  config: Config;
+  server: Server;
+  url: string;
+  /** Closes the server, stops the components, closes the database and, if serveApp made it, drops it. */
+  close: () => Promise<void>;
+}
+
 /**
- * The app as createService builds it for production, on `databaseUrl`, with the bench's JWT secret, a
- * day-long access token, rate limits off and a silent log (`settings` adds or overrides), listening.
+ * The app as createService builds it for production, on the database `where` names (an engine: a fresh
+ * one), with the bench's JWT secret, a day-long access token, rate limits off and a silent log
+ * (`settings` adds or overrides), listening.
  */
-export async function serveApp(
-  databaseUrl: string,
-  settings: Record<string, string> = {},
-  overrides: ServiceOverrides = {},
-): Promise<Service & { config: Config; server: Server; url: string }> {
+export async function serveApp(where: Engine | string, settings: Record<string, string> = {}, overrides: ServiceOverrides = {}): Promise<App> {
+  const database = where === 'sqlite' || where === 'postgres' ? await createDatabase(where) : undefined;
   const config = loadConfig({
     NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: database?.url ?? where,
     JWT_SECRET: BENCH_JWT_SECRET,
     JWT_ACCESS_EXPIRES: '86400',
     CONNECTOR_SECRET_KEY: '0'.repeat(64),
@@ -158,7 +153,14 @@ export async function serveApp(
   });
   const service = await createService(config, createLogger(config.LOG_LEVEL), overrides);
   const server = await listenApp(service.app, config);
-  return { ...service, config, server, url: urlOf(server) };
+  const close = async () => {
+    server.closeAllConnections();
+    server.close();
+    await service.components.stop();
+    await service.db.destroy();
+    await database?.drop();
+  };
+  return { ...service, config, server, url: urlOf(server), close };
 }
 
 /** The address of a server listening on 127.0.0.1. */
@@ -205,15 +207,8 @@ export interface LoadRequest {
   body?: string;
 }
 
-export interface LoadResult {
-  requestsPerSecond: number;
-  total: number;
-  p50: number;
-  p99: number;
-}
-
 /** autocannon against one URL; any answer but a 2xx, or a socket error, fails the bench. */
-export async function runLoad(baseUrl: string, request: LoadRequest, options: { connections: number; seconds: number }): Promise<LoadResult> {
+export async function runLoad(baseUrl: string, request: LoadRequest, options: { connections: number; seconds: number }) {
   const result = await autocannon({
     url: `${baseUrl}${request.path}`,
     method: request.method ?? 'GET',
@@ -225,7 +220,7 @@ export async function runLoad(baseUrl: string, request: LoadRequest, options: { 
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${request.method ?? 'GET'} ${baseUrl}${request.path}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   }
-  return { requestsPerSecond: result.requests.total / options.seconds, total: result.requests.total, p50: result.latency.p50, p99: result.latency.p99 };
+  return { requestsPerSecond: result.requests.total / options.seconds, total: result.requests.total, p99: result.latency.p99 };
 }
 
 /** Runs `measure` for every target in every round, the order rotated, so a busy moment of the shared machine falls on all alike. */
@@ -240,14 +235,11 @@ export async function interleaved<T, R>(targets: readonly T[], rounds: number, m
   return results;
 }
 
-/** CPU time a process has used so far, µs: all its threads, and its main thread alone (NaN off Linux). */
-export interface CpuSoFar {
-  all: number;
-  main: number;
-}
-
-/** The main thread's CPU (Linux's schedstat) bounds a Node server's throughput and is steadier than req/s on shared cores. */
-function cpuSoFar(): CpuSoFar {
+/**
+ * CPU µs this process has used so far: all its threads, and its main thread alone (NaN off Linux), which
+ * bounds a Node server's throughput and is steadier than req/s on shared cores.
+ */
+function cpuSoFar() {
   const { user, system } = process.cpuUsage();
   let main = NaN;
   try {
@@ -267,21 +259,14 @@ export function answerTheBench(ready: unknown, close: () => Promise<unknown>): v
   process.on('SIGTERM', () => void close().finally(() => process.exit(0)));
 }
 
-/** Closes an app's server and stops its components. */
-export const closeApp = (service: { server: Server; components: Service['components'] }) => async () => {
-  service.server.closeAllConnections();
-  service.server.close();
-  await service.components.stop();
-};
-
 /** Asks a bench's server process for its CPU so far; fails if it exits first. */
-export function serverCpu(child: ChildProcess): Promise<CpuSoFar> {
+export function serverCpu(child: ChildProcess): Promise<ReturnType<typeof cpuSoFar>> {
   return new Promise((resolve, reject) => {
     const onMessage = (message: unknown) => {
       if (typeof message !== 'object' || message === null || !('cpu' in message)) return;
       child.off('exit', onExit);
       child.off('message', onMessage);
-      resolve((message as { cpu: CpuSoFar }).cpu);
+      resolve((message as { cpu: ReturnType<typeof cpuSoFar> }).cpu);
     };
     const onExit = (code: number | null) => {
       child.off('message', onMessage);

@@ -6,7 +6,7 @@ import { Client } from 'undici';
 import type { Db } from '../src/platform/db.js';
 import { decodeCursor } from '../src/platform/page-cursor.js';
 import { startNodeFloor, type Floor } from './floors.js';
-import { BENCH_JWT_SECRET, call, createDatabase, ENGINES, percentiles, register, seedTasks, serveApp, urlOf, type Engine, type Figures } from './harness.js';
+import { BENCH_JWT_SECRET, call, ENGINES, percentiles, register, seedTasks, serveApp, type Engine, type Figures } from './harness.js';
 
 const TASKS = 10_000;
 const PAGE = 100;
@@ -21,15 +21,15 @@ function readPageWithKnex(db: Db, accountId: string, cursor: string | null) {
 }
 
 async function benchListing(engine: Engine): Promise<Record<'api' | 'bare' | 'knex' | 'me', Figures>> {
-  const database = await createDatabase(engine);
-  const { config, db, components, server } = await serveApp(database.url);
-  const api = new Client(urlOf(server));
+  const app = await serveApp(engine);
+  const { config, db } = app;
+  const api = new Client(app.url);
   let floor: Floor | undefined;
   let bare: Client | undefined;
   try {
     const { token, accountId } = await register(api);
     await seedTasks(db, accountId, TASKS);
-    floor = await startNodeFloor({ databaseUrl: database.url, jwtSecret: BENCH_JWT_SECRET, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, maxTasks: config.TASKS_MAX_PER_ACCOUNT });
+    floor = await startNodeFloor({ databaseUrl: config.DATABASE_URL!, jwtSecret: BENCH_JWT_SECRET, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, maxTasks: config.TASKS_MAX_PER_ACCOUNT });
     bare = new Client(floor.url);
     const samples = { api: [] as number[], bare: [] as number[], knex: [] as number[], me: [] as number[] };
     // One walk to warm up (JIT, page cache), then the measured walks.
@@ -58,11 +58,8 @@ async function benchListing(engine: Engine): Promise<Record<'api' | 'bare' | 'kn
     return { api: percentiles(samples.api), bare: percentiles(samples.bare), knex: percentiles(samples.knex), me: percentiles(samples.me) };
   } finally {
     await Promise.all([api.close(), bare?.close()]);
-    server.close();
     await floor?.close();
-    await components.stop();
-    await db.destroy();
-    await database.drop();
+    await app.close();
   }
 }
 

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'undici';
 import { createAccessTokens } from '../src/auth/access-tokens.js';
-import { call, createDatabase, percentile, register, seedTasks, serveApp } from './harness.js';
+import { call, percentile, register, seedTasks, serveApp } from './harness.js';
 
 const TASKS = 500;
 const PAGE = 50;
@@ -13,8 +13,7 @@ const ROUNDS = 400;
 const WARM_UP = 50;
 const TARGET_RATIO = 1.5;
 
-const database = await createDatabase('sqlite');
-const { config, db, components, server, url } = await serveApp(database.url);
+const { config, db, url, close } = await serveApp('sqlite');
 const rest = new Client(url);
 const mcp = new Client(url);
 try {
@@ -85,11 +84,7 @@ try {
   process.stdout.write(lines.join('\n') + '\n');
 } finally {
   await Promise.all([rest.close(), mcp.close()]);
-  server.closeAllConnections();
-  server.close();
-  await components.stop();
-  await db.destroy();
-  await database.drop();
+  await close();
 }
 process.exit(0);
 

@@ -12,7 +12,6 @@ import { startExpressFloor, startNodeFloor } from './floors.js';
 import {
   answerTheBench,
   BENCH_JWT_SECRET,
-  closeApp,
   compiledModule,
   createDatabase,
   HIGH_LIMITS,
@@ -62,7 +61,7 @@ async function serve(name: TargetName): Promise<void> {
       ...(process.env.BENCH_REDIS_PREFIX ? { REDIS_URL, REDIS_KEY_PREFIX: process.env.BENCH_REDIS_PREFIX } : {}),
     };
     const app = await serveApp(databaseUrl, settings, { observe: name === 'API obs on' });
-    answerTheBench({ url: app.url, account: await signUp(app.url, SEEDED_TASKS) } satisfies Listening, closeApp(app));
+    answerTheBench({ url: app.url, account: await signUp(app.url, SEEDED_TASKS) } satisfies Listening, app.close);
   } else {
     const defaults = loadConfig({});
     const start = name === 'node:http' ? startNodeFloor : startExpressFloor;

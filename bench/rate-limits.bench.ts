@@ -23,9 +23,7 @@ import { createLogger } from '../src/platform/logger.js';
 import { RedisConnection, type RedisClient } from '../src/platform/redis.js';
 import {
   answerTheBench,
-  closeApp,
   compiledModule,
-  createDatabase,
   envNumber,
   HIGH_LIMIT,
   HIGH_LIMITS,
@@ -119,12 +117,8 @@ async function anchorLimiter(anchor: AnchorName): Promise<RequestHandler> {
 
 /** The server: the real app on a SQLite file of its own, with the anchor in place of our limiter when asked. */
 async function serve(anchor: AnchorName | undefined, settings: Record<string, string>): Promise<void> {
-  const database = await createDatabase('sqlite');
-  const app = await serveApp(database.url, { ...HIGH_LIMITS, ...settings }, anchor ? { rateLimit: await anchorLimiter(anchor) } : {});
-  answerTheBench({ url: app.url }, async () => {
-    await closeApp(app)();
-    await database.drop();
-  });
+  const app = await serveApp('sqlite', { ...HIGH_LIMITS, ...settings }, anchor ? { rateLimit: await anchorLimiter(anchor) } : {});
+  answerTheBench({ url: app.url }, app.close);
 }
 
 interface Running {

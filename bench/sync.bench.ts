@@ -21,27 +21,27 @@ const fetch = createSafeFetch({ allowPrivateNetworks: true });
 const registry = new Map<ConnectorType, ConnectorDefinition>([['ical', icalConnector]]);
 const logger = createLogger('silent');
 
-async function newAccount(db: Db): Promise<string> {
-  const id = randomUUID();
-  await db('accounts').insert({ id, email: `${id}@bench.example.com`, password_hash: 'x', task_count: 0, created_at: Date.now() });
-  return id;
+/** A new account with an iCalendar connector account of `externalId`: both ids. */
+async function newConnector(db: Db, externalId: string, credentials: (connectorAccountId: string) => string) {
+  const [accountId, connectorAccountId, now] = [randomUUID(), randomUUID(), Date.now()];
+  await db('accounts').insert({ id: accountId, email: `${accountId}@bench.example.com`, password_hash: 'x', task_count: 0, created_at: now });
+  await db('connector_accounts').insert({
+    id: connectorAccountId,
+    account_id: accountId,
+    type: 'ical',
+    external_id: externalId,
+    display_name: 'bench',
+    credentials_encrypted: credentials(connectorAccountId),
+    created_at: now,
+    updated_at: now,
+  });
+  return { accountId, connectorAccountId };
 }
 
 /** The whole job as the server runs it: download, parse, upsert in batches, counters. */
 async function timeSync(db: Db, feedUrl: string): Promise<number> {
   const sync = createSyncService({ tasks: createTasksForSync({ db, maxTasks: 10_000 }), db, logger, registry, cipher, tools: { fetch, digest: cipher.digest }, enqueue: () => undefined });
-  const accountId = await newAccount(db);
-  const connectorAccountId = randomUUID();
-  await db('connector_accounts').insert({
-    id: connectorAccountId,
-    account_id: accountId,
-    type: 'ical',
-    external_id: feedUrl,
-    display_name: 'bench',
-    credentials_encrypted: cipher.seal({ url: feedUrl }, { connectorAccountId, type: 'ical' }),
-    created_at: Date.now(),
-    updated_at: Date.now(),
-  });
+  const { accountId, connectorAccountId } = await newConnector(db, feedUrl, (id) => cipher.seal({ url: feedUrl }, { connectorAccountId: id, type: 'ical' }));
   const job = await sync.startSync(accountId, connectorAccountId);
   const started = performance.now();
   await sync.runJob(job.id, new AbortController().signal);
@@ -53,18 +53,7 @@ async function timeSync(db: Db, feedUrl: string): Promise<number> {
 
 /** The ceiling: the same rows, already mapped, inserted with knex in one transaction. */
 async function timeCeiling(db: Db, items: ExternalTask[]): Promise<number> {
-  const accountId = await newAccount(db);
-  const connectorAccountId = randomUUID();
-  await db('connector_accounts').insert({
-    id: connectorAccountId,
-    account_id: accountId,
-    type: 'ical',
-    external_id: connectorAccountId,
-    display_name: 'ceiling',
-    credentials_encrypted: 'x',
-    created_at: Date.now(),
-    updated_at: Date.now(),
-  });
+  const { accountId, connectorAccountId } = await newConnector(db, randomUUID(), () => 'x');
   const now = Date.now();
   const rows = items.map((item, i) => ({
     id: randomUUID(),

@@ -4,14 +4,13 @@
 // (target: at most 10% at p50). "Quiet" rounds with the webhook disabled, between the delivering ones,
 // give the noise floor and what the deliveries cost every request. docs/benchmarks.md#webhooks.
 import { randomUUID } from 'node:crypto';
-import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'undici';
 import { loadConfig } from '../src/config.js';
-import { call, createDatabase, ENGINES, envNumber, formatSpread, median, percentile, register, serveApp, spreadOf, type Engine, type Spread } from './harness.js';
+import { call, ENGINES, envNumber, formatSpread, median, percentile, register, serveApp, spreadOf, startServerProcess, stopServer, type Engine, type Spread } from './harness.js';
 
 const DELIVERIES = 5_000;
 const ROUNDS = envNumber('BENCH_ROUNDS', 6);
@@ -36,20 +35,12 @@ function serveReceiver(): void {
   process.on('disconnect', () => process.exit(0));
 }
 
-/**
- * A receiver in a process of its own, as a subscriber's server would be: its work is not the
- * instance's (it still takes CPU on this machine).
- */
-function startReceiver(): Promise<{ process: ChildProcess; url: string; count: () => number }> {
-  const child = fork(fileURLToPath(import.meta.url), ['--receiver'], { execArgv: ['--import', 'tsx'] });
+/** A receiver in a process of its own, as a subscriber's server would be: its work is not the instance's. */
+async function startReceiver() {
+  const { child, ready } = await startServerProcess<{ port: number }>('the receiver', ['--import', 'tsx', fileURLToPath(import.meta.url), '--receiver'], { env: process.env });
   let received = 0;
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.on('message', (message: { port?: number; received?: number }) => {
-      if (message.received !== undefined) received = message.received;
-      if (message.port !== undefined) resolve({ process: child, url: `http://127.0.0.1:${message.port}/hook`, count: () => received });
-    });
-  });
+  child.on('message', (message: { received?: number }) => (received = message.received ?? received));
+  return { child, url: `http://127.0.0.1:${ready.port}/hook`, count: () => received };
 }
 
 async function until(done: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
@@ -93,8 +84,7 @@ interface Rounds {
 }
 
 async function bench(engine: Engine) {
-  const database = await createDatabase(engine);
-  const { db, components, server, url: origin } = await serveApp(database.url, { CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true', TASKS_MAX_PER_ACCOUNT: '100000' });
+  const { db, components, url: origin, close } = await serveApp(engine, { CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true', TASKS_MAX_PER_ACCOUNT: '100000' });
   const receiver = await startReceiver();
   const writer = async (): Promise<Writer> => {
     const api = new Client(origin);
@@ -165,11 +155,8 @@ async function bench(engine: Engine) {
     };
   } finally {
     await Promise.all([subscribed.api.close(), plain.api.close()]);
-    server.close();
-    receiver.process.disconnect();
-    await components.stop();
-    await db.destroy();
-    await database.drop();
+    await stopServer(receiver.child);
+    await close();
   }
 }
 
