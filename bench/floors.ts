@@ -115,17 +115,8 @@ const RATE_HEADERS = ['', '-sustained', '-client'].map((suffix) => ['Limit', 'Re
 /** What the API answers a call without an Origin with (src/http/cors.ts, CORS_ALLOWED_ORIGINS=*). */
 const CORS_HEADERS = Object.entries({
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': [
-    'Retry-After',
-    'Location',
-    'WWW-Authenticate',
-    'X-Request-Id',
-    ...RATE_HEADERS.flat(),
-    'RateLimit-Policy',
-    'RateLimit',
-  ].join(','),
+  'Access-Control-Expose-Headers': ['Retry-After', 'Location', 'WWW-Authenticate', 'X-Request-Id', ...RATE_HEADERS.flat(), 'RateLimit-Policy', 'RateLimit'].join(','),
 });
-
 
 /** Spends one rate-limit window of `windows`. */
 function spend(windows: Map<string, { count: number; resetAt: number }>, name: string, key: string, seconds: number, now: number) {
