@@ -42,7 +42,7 @@ async function servePoll(): Promise<void> {
   answerTheBench({ url: app.url, token, cursor: feed.body.nextCursor as string } satisfies PollTarget, app.close);
 }
 
-export interface LoadFigures {
+interface LoadFigures {
   /** The empty poll's main-thread CPU per request over GET /me's, paired by round. */
   cpuRatio: Spread;
   cpu: { poll: number; me: number };

@@ -17,7 +17,7 @@ import { toTask } from '../src/tasks/tasks.presenter.js';
 import type { PagePosition, TaskRow } from '../src/tasks/tasks.repository.js';
 import { HIGH_LIMIT, urlOf } from './harness.js';
 
-export interface FloorSettings {
+interface FloorSettings {
   /** `sqlite:<file>` or `postgres://...`. */
   databaseUrl: string;
   jwtSecret: string;

@@ -22,7 +22,7 @@ import { createService, type Service, type ServiceOverrides } from '../src/wirin
 
 export type Engine = 'sqlite' | 'postgres';
 
-export const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/7';
 export const BENCH_JWT_SECRET = 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
 
@@ -63,7 +63,7 @@ export function formatSpread(spread: Spread, digits = 0, scale = 1): string {
 }
 
 /** Fixed-width table rows: the first cell left-aligned, the others right-aligned. */
-export function tableLine(cells: readonly string[], first = 30, width = 14): string {
+export function tableLine(cells: readonly string[], first: number, width: number): string {
   return `${cells[0]!.padEnd(first)}${cells.slice(1).map((cell) => cell.padStart(width)).join('')}\n`;
 }
 
@@ -119,14 +119,14 @@ export async function seedTasks(db: Db, accountId: string, count: number): Promi
 }
 
 /** The app's server as src/main.ts makes it (src/http/http-server.ts), listening on 127.0.0.1. */
-export function listenApp(app: RequestListener, config: Config): Promise<Server> {
+function listenApp(app: RequestListener, config: Config): Promise<Server> {
   return new Promise((resolve) => {
     const server = createHttpServer(app, config).listen(0, '127.0.0.1', () => resolve(server));
     server.keepAliveTimeout = 65_000;
   });
 }
 
-export interface App extends Service {
+interface App extends Service {
   config: Config;
   server: Server;
   url: string;
@@ -224,12 +224,12 @@ export async function runLoad(baseUrl: string, request: LoadRequest, options: { 
 }
 
 /** Runs `measure` for every target in every round, the order rotated, so a busy moment of the shared machine falls on all alike. */
-export async function interleaved<T, R>(targets: readonly T[], rounds: number, measure: (target: T, round: number) => Promise<R>): Promise<R[][]> {
+export async function interleaved<T, R>(targets: readonly T[], rounds: number, measure: (target: T) => Promise<R>): Promise<R[][]> {
   const results = targets.map(() => [] as R[]);
   for (let round = 0; round < rounds; round++) {
     for (let turn = 0; turn < targets.length; turn++) {
       const i = (turn + round) % targets.length;
-      results[i]!.push(await measure(targets[i]!, round));
+      results[i]!.push(await measure(targets[i]!));
     }
   }
   return results;

@@ -29,7 +29,7 @@ const SEEDED_TASKS = 150;
 const MAX_TASKS = '100000000';
 
 export const TARGETS = ['node:http', 'Express', 'API obs off', 'API obs on'] as const;
-export type TargetName = (typeof TARGETS)[number];
+type TargetName = (typeof TARGETS)[number];
 
 /** A target in a server process of its own, the token its load sends, and the process whose CPU its rounds read. */
 export interface RunningTarget {
