@@ -1,28 +1,24 @@
-// The floors: what GET /me, GET /tasks and POST /tasks cost with nothing of ours around the work
-// itself. Each verifies the same HS256 JWT with a KeyObject, spends four windows in an in-memory map,
-// reads or writes the same rows with statements prepared once (better-sqlite3, or pg's named
-// prepared statements; a create takes its place under the cap and its change number from the account
-// row in one UPDATE, as src/tasks/task-quota.ts does), and writes the same JSON, the same X-RateLimit-*,
-// RateLimit-Policy and RateLimit headers, and the CORS headers a call without an Origin gets from the
-// API (src/http/cors.ts). One floor on bare
-// node:http, one as a bare Express 5 app with one route per path (the ceiling of any Express app: its
-// requests and responses built as the app's, src/http/message-classes.ts, as the API's are).
-// Shared by bench/pipeline.bench.ts and bench/list-tasks.bench.ts.
-import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// The floors: GET /me, GET /tasks and POST /tasks with nothing of ours around the work the app does
+// for them: the same HS256 JWT check, four rate-limit windows and their headers, the CORS headers of a
+// call without an Origin (src/http/cors.ts), the same rows by statements prepared once (a create takes
+// its place under the cap and its change number in one UPDATE, as src/tasks/task-quota.ts does), the
+// same JSON. One floor on bare node:http, one as a bare Express 5 app with the app's message classes
+// (src/http/message-classes.ts). Used by bench/pipeline-targets.ts and bench/list-tasks.bench.ts.
+import { createSecretKey, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import BetterSqlite3 from 'better-sqlite3';
 import express from 'express';
-import jwt, { type Algorithm } from 'jsonwebtoken';
+import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import { messageClassesOf, useOwnMessageClasses } from '../src/http/message-classes.js';
 import { toIso } from '../src/platform/time.js';
 import { decodeCursor, encodeCursor } from '../src/platform/page-cursor.js';
 import { toTask } from '../src/tasks/tasks.presenter.js';
 import type { PagePosition, TaskRow } from '../src/tasks/tasks.repository.js';
+import { HIGH_LIMIT, urlOf } from './harness.js';
 
-export interface FloorSettings {
-  /** `sqlite:<file>` or `postgres://...`, the database the rows are read from. */
+interface FloorSettings {
+  /** `sqlite:<file>` or `postgres://...`. */
   databaseUrl: string;
   jwtSecret: string;
   issuer: string;
@@ -36,11 +32,13 @@ export interface Floor {
 }
 
 const COLUMNS = 'id, account_id, title, notes, status, priority, due_at, labels, completed_at, created_at, updated_at, connector_account_id, connector_type, external_id, external_url, version, change_seq';
-const ACCOUNT = 'select id, email, name, created_at from accounts where id = ?';
-const FIRST_PAGE = `select ${COLUMNS} from tasks where account_id = ? order by created_at, id limit ?`;
-const NEXT_PAGE = `select ${COLUMNS} from tasks where account_id = ? and (created_at, id) > (?, ?) order by created_at, id limit ?`;
-const TAKE_PLACE = 'update accounts set task_count = task_count + 1, task_change_seq = task_change_seq + 1 where id = ? and task_count < ? returning task_change_seq';
-const INSERT = `insert into tasks (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const SQL = {
+  account: 'select id, email, name, created_at from accounts where id = ?',
+  firstPage: `select ${COLUMNS} from tasks where account_id = ? order by created_at, id limit ?`,
+  nextPage: `select ${COLUMNS} from tasks where account_id = ? and (created_at, id) > (?, ?) order by created_at, id limit ?`,
+  takePlace: 'update accounts set task_count = task_count + 1, task_change_seq = task_change_seq + 1 where id = ? and task_count < ? returning task_change_seq',
+  insert: `insert into tasks (${COLUMNS}) values (${COLUMNS.split(',').map(() => '?').join(', ')})`,
+};
 
 interface AccountRow {
   id: string;
@@ -49,11 +47,10 @@ interface AccountRow {
   created_at: number;
 }
 
-/** The rows the floors read and write, with statements prepared once. */
+/** The rows the floors read and write; `insert` takes a place under the cap and inserts in one transaction, undefined at the cap. */
 interface FloorRows {
   account: (id: string) => Promise<AccountRow | undefined>;
   page: (accountId: string, after: PagePosition | undefined, limit: number) => Promise<TaskRow[]>;
-  /** Takes a place under the cap and inserts, in one transaction; undefined at the cap. */
   insert: (row: TaskRow, maxTasks: number) => Promise<TaskRow | undefined>;
   close: () => Promise<void>;
 }
@@ -63,21 +60,17 @@ function sqliteRows(filename: string): FloorRows {
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = NORMAL');
-  const account = db.prepare<[string], AccountRow>(ACCOUNT);
-  const firstPage = db.prepare<[string, number], TaskRow>(FIRST_PAGE);
-  const nextPage = db.prepare<[string, number, string, number], TaskRow>(NEXT_PAGE);
-  const takePlace = db.prepare<[string, number], { task_change_seq: number }>(TAKE_PLACE);
-  const insert = db.prepare<unknown[]>(INSERT);
+  const [account, firstPage, nextPage, takePlace, insert] = [SQL.account, SQL.firstPage, SQL.nextPage, SQL.takePlace, SQL.insert].map((sql) => db.prepare<unknown[]>(sql));
   const insertWithinCap = db.transaction((row: TaskRow, maxTasks: number) => {
-    const taken = takePlace.get(row.account_id, maxTasks);
+    const taken = takePlace!.get(row.account_id, maxTasks) as { task_change_seq: number } | undefined;
     if (taken === undefined) return undefined;
     const inserted = { ...row, change_seq: taken.task_change_seq };
-    insert.run(...Object.values(inserted));
+    insert!.run(...Object.values(inserted));
     return inserted;
   });
   return {
-    account: async (id) => account.get(id),
-    page: async (accountId, after, limit) => (after ? nextPage.all(accountId, after.createdAt, after.id, limit) : firstPage.all(accountId, limit)),
+    account: async (id) => account!.get(id) as AccountRow | undefined,
+    page: async (accountId, after, limit) => (after ? nextPage!.all(accountId, after.createdAt, after.id, limit) : firstPage!.all(accountId, limit)) as TaskRow[],
     insert: async (row, maxTasks) => insertWithinCap.immediate(row, maxTasks),
     close: async () => void db.close(),
   };
@@ -85,38 +78,25 @@ function sqliteRows(filename: string): FloorRows {
 
 function postgresRows(url: string): FloorRows {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  let n = 0;
-  const numbered = (sql: string) => sql.replace(/\?/g, () => `$${++n}`);
-  const named = (name: string, sql: string) => {
-    n = 0;
-    return { name: `floor-${name}`, text: numbered(sql) };
-  };
-  const statements = {
-    account: named('account', ACCOUNT),
-    firstPage: named('first-page', FIRST_PAGE),
-    nextPage: named('next-page', NEXT_PAGE),
-    takePlace: named('take-place', TAKE_PLACE),
-    insert: named('insert', INSERT),
-  };
+  // pg's named prepared statements, `?` numbered `$1`, `$2`, ...
+  const named = Object.fromEntries(
+    Object.entries(SQL).map(([name, sql]) => {
+      let n = 0;
+      return [name, { name: `floor-${name}`, text: sql.replace(/\?/g, () => `$${++n}`) }];
+    }),
+  ) as Record<keyof typeof SQL, { name: string; text: string }>;
+  const query = async <T extends pg.QueryResultRow>(name: keyof typeof SQL, values: unknown[], on: pg.Pool | pg.PoolClient = pool) => (await on.query<T>({ ...named[name], values })).rows;
   return {
-    account: async (id) => (await pool.query<AccountRow>({ ...statements.account, values: [id] })).rows[0],
-    page: async (accountId, after, limit) =>
-      (after
-        ? await pool.query<TaskRow>({ ...statements.nextPage, values: [accountId, after.createdAt, after.id, limit] })
-        : await pool.query<TaskRow>({ ...statements.firstPage, values: [accountId, limit] })
-      ).rows,
+    account: async (id) => (await query<AccountRow>('account', [id]))[0],
+    page: (accountId, after, limit) => (after ? query<TaskRow>('nextPage', [accountId, after.createdAt, after.id, limit]) : query<TaskRow>('firstPage', [accountId, limit])),
     insert: async (row, maxTasks) => {
       const client = await pool.connect();
       try {
         await client.query('begin');
-        const taken = await client.query<{ task_change_seq: number }>({ ...statements.takePlace, values: [row.account_id, maxTasks] });
-        if (taken.rows[0] === undefined) {
-          await client.query('rollback');
-          return undefined;
-        }
-        const inserted = { ...row, change_seq: Number(taken.rows[0].task_change_seq) };
-        await client.query({ ...statements.insert, values: Object.values(inserted) });
-        await client.query('commit');
+        const [taken] = await query<{ task_change_seq: number }>('takePlace', [row.account_id, maxTasks], client);
+        const inserted = taken && { ...row, change_seq: Number(taken.task_change_seq) };
+        if (inserted) await query('insert', Object.values(inserted), client);
+        await client.query(inserted ? 'commit' : 'rollback');
         return inserted;
       } catch (error) {
         await client.query('rollback');
@@ -129,127 +109,112 @@ function postgresRows(url: string): FloorRows {
   };
 }
 
-const rowsFor = (databaseUrl: string): FloorRows =>
-  databaseUrl.startsWith('sqlite:') ? sqliteRows(databaseUrl.slice('sqlite:'.length)) : postgresRows(databaseUrl);
-
-/** The same four windows as an authenticated request of the API: account and client, burst and sustained. */
-class Windows {
-  private readonly counts = new Map<string, { count: number; resetAt: number }>();
-  constructor(private readonly limit: number) {}
-
-  private spend(name: string, key: string, seconds: number, now: number) {
-    let window = this.counts.get(key);
-    if (!window || window.resetAt <= now) {
-      window = { count: 0, resetAt: now + seconds * 1000 };
-      this.counts.set(key, window);
-    }
-    window.count++;
-    return { name, seconds, limit: this.limit, remaining: Math.max(0, this.limit - window.count), resetSeconds: Math.ceil((window.resetAt - now) / 1000) };
-  }
-
-  /** Spends the four windows and sets the eleven headers the API sets. */
-  spendAll(accountId: string, clientId: string, res: ServerResponse): void {
-    const now = Date.now();
-    const burst = this.spend('account-burst', `a:${accountId}:m`, 60, now);
-    const sustained = this.spend('account-sustained', `a:${accountId}:h`, 3600, now);
-    const clientBurst = this.spend('client-burst', `c:${accountId}:${clientId}:m`, 60, now);
-    const clientSustained = this.spend('client-sustained', `c:${accountId}:${clientId}:h`, 3600, now);
-    res.setHeader('X-RateLimit-Limit', String(burst.limit));
-    res.setHeader('X-RateLimit-Remaining', String(burst.remaining));
-    res.setHeader('X-RateLimit-Reset', String(burst.resetSeconds));
-    res.setHeader('X-RateLimit-Limit-sustained', String(sustained.limit));
-    res.setHeader('X-RateLimit-Remaining-sustained', String(sustained.remaining));
-    res.setHeader('X-RateLimit-Reset-sustained', String(sustained.resetSeconds));
-    res.setHeader('X-RateLimit-Limit-client', String(clientBurst.limit));
-    res.setHeader('X-RateLimit-Remaining-client', String(clientBurst.remaining));
-    res.setHeader('X-RateLimit-Reset-client', String(clientBurst.resetSeconds));
-    const windows = [burst, sustained, clientBurst, clientSustained];
-    res.setHeader('RateLimit-Policy', windows.map((w) => `"${w.name}";q=${w.limit};w=${w.seconds}`).join(', '));
-    res.setHeader('RateLimit', windows.map((w) => `"${w.name}";r=${w.remaining};t=${w.resetSeconds}`).join(', '));
-  }
-}
+/** The X-RateLimit-* names of the account-burst, account-sustained and client-burst windows. */
+const RATE_HEADERS = ['', '-sustained', '-client'].map((suffix) => ['Limit', 'Remaining', 'Reset'].map((part) => `X-RateLimit-${part}${suffix}`) as [string, string, string]);
 
 /** What the API answers a call without an Origin with (src/http/cors.ts, CORS_ALLOWED_ORIGINS=*). */
-const CORS_HEADERS = {
+const CORS_HEADERS = Object.entries({
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': [
-    'Retry-After',
-    'Location',
-    'WWW-Authenticate',
-    'X-Request-Id',
-    ...['', '-sustained', '-client'].flatMap((suffix) => ['Limit', 'Remaining', 'Reset'].map((part) => `X-RateLimit-${part}${suffix}`)),
-    'RateLimit-Policy',
-    'RateLimit',
-  ].join(','),
-};
-const setCorsHeaders = (res: ServerResponse) => {
-  for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
-};
+  'Access-Control-Expose-Headers': ['Retry-After', 'Location', 'WWW-Authenticate', 'X-Request-Id', ...RATE_HEADERS.flat(), 'RateLimit-Policy', 'RateLimit'].join(','),
+});
 
-const ALGORITHMS: Algorithm[] = ['HS256'];
+/** Spends one rate-limit window of `windows`. */
+function spend(windows: Map<string, { count: number; resetAt: number }>, name: string, key: string, seconds: number, now: number) {
+  let window = windows.get(key);
+  if (!window || window.resetAt <= now) windows.set(key, (window = { count: 0, resetAt: now + seconds * 1000 }));
+  window.count++;
+  return { name, seconds, remaining: Math.max(0, HIGH_LIMIT - window.count), reset: Math.ceil((window.resetAt - now) / 1000) };
+}
 
 /** The work every floor does per path, whatever carries the request. */
-class FloorWork {
-  private readonly key: KeyObject;
-  private readonly windows = new Windows(1_000_000_000);
-  constructor(
-    private readonly settings: FloorSettings,
-    readonly rows: FloorRows,
-  ) {
-    this.key = createSecretKey(Buffer.from(settings.jwtSecret, 'utf8'));
-  }
+function floorWork(settings: FloorSettings) {
+  const rows = settings.databaseUrl.startsWith('sqlite:') ? sqliteRows(settings.databaseUrl.slice('sqlite:'.length)) : postgresRows(settings.databaseUrl);
+  const key = createSecretKey(Buffer.from(settings.jwtSecret, 'utf8'));
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  return {
+    rows,
+    /** Sets the CORS headers; then, for a token that passes the signature and claims check, spends the four windows, sets the eleven rate-limit headers and answers the caller. */
+    caller(authorization: string | undefined, res: ServerResponse): { accountId: string; clientId: string } | undefined {
+      for (const [name, value] of CORS_HEADERS) res.setHeader(name, value);
+      if (!authorization?.startsWith('Bearer ')) return undefined;
+      let payload: jwt.JwtPayload;
+      try {
+        payload = jwt.verify(authorization.slice(7), key, { algorithms: ['HS256'], issuer: settings.issuer, audience: settings.audience }) as jwt.JwtPayload;
+      } catch {
+        return undefined;
+      }
+      if (typeof payload.sub !== 'string' || typeof payload.cid !== 'string') return undefined;
+      const accountId = payload.sub;
+      const clientId: string = payload.cid;
+      const now = Date.now();
+      // The four windows of an authenticated request: account and client, burst and sustained.
+      const spent = [
+        spend(windows, 'account-burst', `a:${accountId}:m`, 60, now),
+        spend(windows, 'account-sustained', `a:${accountId}:h`, 3600, now),
+        spend(windows, 'client-burst', `c:${accountId}:${clientId}:m`, 60, now),
+        spend(windows, 'client-sustained', `c:${accountId}:${clientId}:h`, 3600, now),
+      ];
+      for (let i = 0; i < RATE_HEADERS.length; i++) {
+        const [limit, remaining, reset] = RATE_HEADERS[i]!;
+        res.setHeader(limit, String(HIGH_LIMIT));
+        res.setHeader(remaining, String(spent[i]!.remaining));
+        res.setHeader(reset, String(spent[i]!.reset));
+      }
+      res.setHeader('RateLimit-Policy', spent.map((w) => `"${w.name}";q=${HIGH_LIMIT};w=${w.seconds}`).join(', '));
+      res.setHeader('RateLimit', spent.map((w) => `"${w.name}";r=${w.remaining};t=${w.reset}`).join(', '));
+      return { accountId, clientId };
+    },
+    async me(accountId: string): Promise<unknown> {
+      const account = await rows.account(accountId);
+      return account && { id: account.id, email: account.email, name: account.name, createdAt: toIso(account.created_at) };
+    },
+    async list(accountId: string, limit: number, cursor: string | undefined): Promise<unknown> {
+      const found = await rows.page(accountId, cursor ? decodeCursor(cursor) : undefined, limit + 1);
+      const page = found.slice(0, limit);
+      const last = page.at(-1);
+      return { items: page.map(toTask), nextCursor: found.length > limit && last ? encodeCursor({ createdAt: Number(last.created_at), id: last.id }) : null };
+    },
+    async create(accountId: string, input: { title: string; notes?: string | null; priority?: number; labels?: string[] }): Promise<unknown> {
+      const now = Date.now();
+      const inserted = await rows.insert(
+        {
+          id: randomUUID(),
+          account_id: accountId,
+          title: input.title,
+          notes: input.notes ?? null,
+          status: 'open',
+          priority: input.priority ?? 3,
+          due_at: null,
+          labels: JSON.stringify(input.labels ?? []),
+          completed_at: null,
+          created_at: now,
+          updated_at: now,
+          connector_account_id: null,
+          connector_type: null,
+          external_id: null,
+          external_url: null,
+          version: 1,
+          change_seq: 0, // the number the cap's UPDATE takes
+        },
+        settings.maxTasks,
+      );
+      return inserted && toTask(inserted);
+    },
+  };
+}
 
-  /** The token's subject and client, after the signature and claims check; undefined for anything else. */
-  caller(authorization: string | undefined): { accountId: string; clientId: string } | undefined {
-    if (!authorization?.startsWith('Bearer ')) return undefined;
-    try {
-      const payload = jwt.verify(authorization.slice(7), this.key, { algorithms: ALGORITHMS, issuer: this.settings.issuer, audience: this.settings.audience }) as jwt.JwtPayload;
-      return typeof payload.sub === 'string' && typeof payload.cid === 'string' ? { accountId: payload.sub, clientId: payload.cid } : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  async me(accountId: string): Promise<unknown> {
-    const account = await this.rows.account(accountId);
-    return account && { id: account.id, email: account.email, name: account.name, createdAt: toIso(account.created_at) };
-  }
-
-  async list(accountId: string, limit: number, cursor: string | undefined): Promise<unknown> {
-    const rows = await this.rows.page(accountId, cursor ? decodeCursor(cursor) : undefined, limit + 1);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return { items: page.map(toTask), nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: Number(last.created_at), id: last.id }) : null };
-  }
-
-  async create(accountId: string, input: { title: string; notes?: string | null; priority?: number; labels?: string[] }): Promise<unknown> {
-    const now = Date.now();
-    const row: TaskRow = {
-      id: randomUUID(),
-      account_id: accountId,
-      title: input.title,
-      notes: input.notes ?? null,
-      status: 'open',
-      priority: input.priority ?? 3,
-      due_at: null,
-      labels: JSON.stringify(input.labels ?? []),
-      completed_at: null,
-      created_at: now,
-      updated_at: now,
-      connector_account_id: null,
-      connector_type: null,
-      external_id: null,
-      external_url: null,
-      version: 1,
-      change_seq: 0, // the number the cap's UPDATE takes
-    };
-    const inserted = await this.rows.insert(row, this.settings.maxTasks);
-    return inserted && toTask(inserted);
-  }
-
-  spend(caller: { accountId: string; clientId: string }, res: ServerResponse): void {
-    this.windows.spendAll(caller.accountId, caller.clientId, res);
-  }
+/** Serves `handler` on 127.0.0.1 (with `options`' message classes); closing it closes the floor's rows too. */
+async function listen(options: object, handler: RequestListener, rows: FloorRows): Promise<Floor> {
+  const server = createServer(options, handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: urlOf(server),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await rows.close();
+    },
+  };
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -258,60 +223,46 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(bytes);
 }
 
-const listen = (server: Server): Promise<string> =>
-  new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
-
-const closer = (server: Server, rows: FloorRows) => async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-  await rows.close();
-};
-
-function readBody(req: IncomingMessage): Promise<string> {
+function readJson(req: IncomingMessage): Promise<{ title: string }> {
   return new Promise((resolve, reject) => {
     let text = '';
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (text += chunk));
-    req.on('end', () => resolve(text));
+    req.on('end', () => resolve(JSON.parse(text)));
     req.on('error', reject);
   });
 }
 
 /** The floor on bare node:http: one `if` per path, nothing else. */
-export async function startNodeFloor(settings: FloorSettings): Promise<Floor> {
-  const work = new FloorWork(settings, rowsFor(settings.databaseUrl));
+export function startNodeFloor(settings: FloorSettings): Promise<Floor> {
+  const work = floorWork(settings);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    setCorsHeaders(res);
-    const caller = work.caller(req.headers.authorization);
+    const caller = work.caller(req.headers.authorization, res);
     if (!caller) return send(res, 401, { code: 'UNAUTHENTICATED' });
-    work.spend(caller, res);
     const url = new URL(req.url!, 'http://floor');
     if (req.method === 'GET' && url.pathname === '/me') return send(res, 200, await work.me(caller.accountId));
     if (req.method === 'GET' && url.pathname === '/tasks') {
       return send(res, 200, await work.list(caller.accountId, Number(url.searchParams.get('limit') ?? 50), url.searchParams.get('cursor') ?? undefined));
     }
     if (req.method === 'POST' && url.pathname === '/tasks') {
-      const task = await work.create(caller.accountId, JSON.parse(await readBody(req)));
+      const task = await work.create(caller.accountId, await readJson(req));
       return task ? send(res, 201, task) : send(res, 409, { code: 'QUOTA_EXCEEDED' });
     }
     send(res, 404, { code: 'NOT_FOUND' });
   };
-  const server = createServer((req, res) => void handle(req, res).catch((error: unknown) => res.destroy(error as Error)));
-  return { url: await listen(server), close: closer(server, work.rows) };
+  return listen({}, (req, res) => void handle(req, res).catch((error: unknown) => res.destroy(error as Error)), work.rows);
 }
 
 /** The floor as a bare Express 5 app: one route per path, express.json() on the one that has a body. */
-export async function startExpressFloor(settings: FloorSettings): Promise<Floor> {
-  const work = new FloorWork(settings, rowsFor(settings.databaseUrl));
+export function startExpressFloor(settings: FloorSettings): Promise<Floor> {
+  const work = floorWork(settings);
   const app = express();
   useOwnMessageClasses(app);
   app.disable('x-powered-by');
   app.set('etag', false);
   const authenticated: express.RequestHandler = (req, res, next) => {
-    setCorsHeaders(res);
-    const caller = work.caller(req.headers.authorization);
+    const caller = work.caller(req.headers.authorization, res);
     if (!caller) return void res.status(401).json({ code: 'UNAUTHENTICATED' });
-    work.spend(caller, res);
     res.locals.caller = caller;
     next();
   };
@@ -327,6 +278,5 @@ export async function startExpressFloor(settings: FloorSettings): Promise<Floor>
     if (task) res.status(201).json(task);
     else res.status(409).json({ code: 'QUOTA_EXCEEDED' });
   });
-  const server = createServer(messageClassesOf(app), app);
-  return { url: await listen(server), close: closer(server, work.rows) };
+  return listen(messageClassesOf(app), app, work.rows);
 }

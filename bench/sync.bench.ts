@@ -1,21 +1,16 @@
-// Syncing a 10,000-item iCalendar feed into an empty account, on SQLite and PostgreSQL, against the
-// ceiling: the same rows inserted with knex in one transaction. Target: within 3x of the ceiling.
-// Run alone with `node --import tsx bench/sync.bench.ts`; `npm run bench` runs every bench.
+// Syncing a 10,000-item iCalendar feed into an empty account, on each engine, against the ceiling: the
+// same rows inserted with knex in one transaction. Target: within 3x of the ceiling.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { manyTodos, startFakeIcalFeeds } from '../contract-tests/support/fakes/ical.fake.js';
 import type { ConnectorDefinition, ConnectorType } from '../src/connectors/connector-registry.js';
 import { createCredentialsCipher } from '../src/connectors/credentials-cipher.js';
 import { icalConnector } from '../src/connectors/ical.connector.js';
 import { createSafeFetch } from '../src/connectors/safe-fetch.js';
 import { createSyncService } from '../src/connectors/sync.service.js';
-import { createDb, migrate, type Db } from '../src/platform/db.js';
+import type { Db } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
-import { createMigratedDb } from '../src/test-support/databases.js';
 import { createTasksForSync, type ExternalTask } from '../src/tasks/tasks.component.js';
-import { median } from './harness.js';
+import { createDatabase, ENGINES, median, openDb } from './harness.js';
 
 const ITEMS = 10_000;
 const RUNS = 3;
@@ -26,42 +21,27 @@ const fetch = createSafeFetch({ allowPrivateNetworks: true });
 const registry = new Map<ConnectorType, ConnectorDefinition>([['ical', icalConnector]]);
 const logger = createLogger('silent');
 
-interface Store {
-  db: Db;
-  drop: () => Promise<void>;
-}
-
-async function sqliteStore(): Promise<Store> {
-  const dir = mkdtempSync(join(tmpdir(), 'sync-bench-'));
-  const db = createDb({ client: 'sqlite', filename: join(dir, 'bench.sqlite') });
-  await migrate(db);
-  return { db, drop: async () => (await db.destroy(), rmSync(dir, { recursive: true, force: true })) };
-}
-
-/** A new PostgreSQL database, migrated, dropped afterwards: the unit tests' own helper. */
-const postgresStore = (): Promise<Store> => createMigratedDb('postgres');
-
-async function newAccount(db: Db): Promise<string> {
-  const id = randomUUID();
-  await db('accounts').insert({ id, email: `${id}@bench.example.com`, password_hash: 'x', task_count: 0, created_at: Date.now() });
-  return id;
+/** A new account with an iCalendar connector account of `externalId`: both ids. */
+async function newConnector(db: Db, externalId: string, credentials: (connectorAccountId: string) => string) {
+  const [accountId, connectorAccountId, now] = [randomUUID(), randomUUID(), Date.now()];
+  await db('accounts').insert({ id: accountId, email: `${accountId}@bench.example.com`, password_hash: 'x', task_count: 0, created_at: now });
+  await db('connector_accounts').insert({
+    id: connectorAccountId,
+    account_id: accountId,
+    type: 'ical',
+    external_id: externalId,
+    display_name: 'bench',
+    credentials_encrypted: credentials(connectorAccountId),
+    created_at: now,
+    updated_at: now,
+  });
+  return { accountId, connectorAccountId };
 }
 
 /** The whole job as the server runs it: download, parse, upsert in batches, counters. */
 async function timeSync(db: Db, feedUrl: string): Promise<number> {
   const sync = createSyncService({ tasks: createTasksForSync({ db, maxTasks: 10_000 }), db, logger, registry, cipher, tools: { fetch, digest: cipher.digest }, enqueue: () => undefined });
-  const accountId = await newAccount(db);
-  const connectorAccountId = randomUUID();
-  await db('connector_accounts').insert({
-    id: connectorAccountId,
-    account_id: accountId,
-    type: 'ical',
-    external_id: feedUrl,
-    display_name: 'bench',
-    credentials_encrypted: cipher.seal({ url: feedUrl }, { connectorAccountId, type: 'ical' }),
-    created_at: Date.now(),
-    updated_at: Date.now(),
-  });
+  const { accountId, connectorAccountId } = await newConnector(db, feedUrl, (id) => cipher.seal({ url: feedUrl }, { connectorAccountId: id, type: 'ical' }));
   const job = await sync.startSync(accountId, connectorAccountId);
   const started = performance.now();
   await sync.runJob(job.id, new AbortController().signal);
@@ -73,18 +53,7 @@ async function timeSync(db: Db, feedUrl: string): Promise<number> {
 
 /** The ceiling: the same rows, already mapped, inserted with knex in one transaction. */
 async function timeCeiling(db: Db, items: ExternalTask[]): Promise<number> {
-  const accountId = await newAccount(db);
-  const connectorAccountId = randomUUID();
-  await db('connector_accounts').insert({
-    id: connectorAccountId,
-    account_id: accountId,
-    type: 'ical',
-    external_id: connectorAccountId,
-    display_name: 'ceiling',
-    credentials_encrypted: 'x',
-    created_at: Date.now(),
-    updated_at: Date.now(),
-  });
+  const { accountId, connectorAccountId } = await newConnector(db, randomUUID(), () => 'x');
   const now = Date.now();
   const rows = items.map((item, i) => ({
     id: randomUUID(),
@@ -127,26 +96,25 @@ async function main(): Promise<void> {
   process.stdout.write(`Sync of a ${ITEMS.toLocaleString('en')}-item iCalendar feed into an empty account; median of ${RUNS} runs after a warm-up.\n`);
   process.stdout.write(`download + parse alone (ical.js): ${fmt(downloadAndParse)}\n\n`);
   let missed = false;
-  for (const [engine, open] of [
-    ['sqlite', sqliteStore],
-    ['postgres', postgresStore],
-  ] as const) {
-    const store = await open();
+  for (const engine of ENGINES) {
+    const database = await createDatabase(engine);
+    const db = await openDb(database.url);
     try {
-      await timeSync(store.db, feedUrl);
-      await timeCeiling(store.db, items);
+      await timeSync(db, feedUrl);
+      await timeCeiling(db, items);
       const syncs: number[] = [];
       const ceilings: number[] = [];
       for (let run = 0; run < RUNS; run++) {
-        syncs.push(await timeSync(store.db, feedUrl));
-        ceilings.push(await timeCeiling(store.db, items));
+        syncs.push(await timeSync(db, feedUrl));
+        ceilings.push(await timeCeiling(db, items));
       }
       const ratio = median(syncs) / median(ceilings);
       missed ||= ratio > TARGET_RATIO;
       process.stdout.write(`${engine}\n  sync job             ${fmt(median(syncs))}\n  knex insert ceiling  ${fmt(median(ceilings))}\n`);
       process.stdout.write(`  ratio ${ratio.toFixed(2)}x  (target <= ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'MISSED'})\n\n`);
     } finally {
-      await store.drop();
+      await db.destroy();
+      await database.drop();
     }
   }
   await fetch.close();

@@ -1,12 +1,13 @@
 // `taskctl tasks list --json` against curl of the same page (50 tasks, the same API token): wall time
 // of a whole run, process start included, so the ratio is what a person or a script feels. Target: at
 // most 2.5x curl, i.e. taskctl's start-up stays small next to the request itself.
-// Run alone: node --import tsx bench/taskctl.bench.ts   (needs curl and a built cli: npm run build -w cli)
+// Needs curl and a built CLI (npm run build -w cli).
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { signedInClient, startServer } from '../contract-tests/support/server.js';
+import { envNumber, percentile as p } from './harness.js';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const RUNS = envNumber('BENCH_ROUNDS', 30);
 const WARMUP = 3;
 const TARGET_RATIO = 2.5;
 const TASKCTL = new URL('../cli/bin/taskctl.js', import.meta.url).pathname;
@@ -41,7 +42,6 @@ try {
     }
   }
 
-  const p = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
   const line = (name: keyof typeof timings) => `${name.padEnd(8)} p50 ${p(timings[name], 0.5).toFixed(1)} ms   p90 ${p(timings[name], 0.9).toFixed(1)} ms`;
   const ratio = p(timings.taskctl, 0.5) / p(timings.curl, 0.5);
   process.stdout.write(`GET /tasks?limit=50 (50 tasks), ${RUNS} runs each, wall time per run (process start included):\n`);

@@ -1,33 +1,21 @@
-// Webhooks (docs/webhooks.md), on SQLite and PostgreSQL, the real service in this process:
-// 1. deliveries per second: 5,000 due deliveries sent by one instance's worker (default concurrency)
-//    to a loopback receiver in a process of its own that answers 204 at once; from the worker's start to the
-//    last delivery recorded as succeeded. Target: at least 500/s.
-// 2. what a subscription costs a write: POST /tasks latency of an account with a webhook subscribed to
-//    task.created (its outbox row written in the task's transaction, and its deliveries going out
-//    meanwhile) against an account without, requests taking turns on one keep-alive connection each.
-//    Target: at most 10% more (p50), the median of the rounds and their range.
-//    The worker's sends land on whichever request is running when they do, the unsubscribed
-//    account's as often as the subscribed one's, so the ratio is the subscribed write's own extra
-//    work. What the deliveries cost every request of the instance is reported beside it: "quiet"
-//    rounds, taking turns with the delivering ones, run the same two accounts with the webhook
-//    disabled (no deliveries; the same statements run). Their subscribed/unsubscribed ratio is the
-//    noise floor; the unsubscribed account's p50 delivering against quiet is the deliveries' cost.
-// Run alone: node --import tsx bench/webhooks.bench.ts  (BENCH_ROUNDS, BENCH_ENGINES=sqlite,postgres)
+// Webhooks (docs/webhooks.md) on each engine, the real service in this process: deliveries per second
+// of one instance's worker to a loopback receiver in a process of its own that answers 204 (target:
+// 500/s), and POST /tasks of an account subscribed to task.created against one without, taking turns
+// (target: at most 10% at p50). "Quiet" rounds with the webhook disabled, between the delivering ones,
+// give the noise floor and what the deliveries cost every request. docs/benchmarks.md#webhooks.
 import { randomUUID } from 'node:crypto';
-import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'undici';
 import { loadConfig } from '../src/config.js';
-import { createDatabase, formatSpread, median, percentile, serveApp, spreadOf, type Engine } from './harness.js';
+import { call, ENGINES, envNumber, formatSpread, median, percentile, register, serveApp, spreadOf, startServerProcess, stopServer, type Engine, type Spread } from './harness.js';
 
 const DELIVERIES = 5_000;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const ROUNDS = envNumber('BENCH_ROUNDS', 6);
 const PAIRS_PER_ROUND = 250;
 const WARMUP_PAIRS = 200;
-const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',') as Engine[];
 
 /** The receiver's side: answers 204 at once, and tells the bench how many it got. */
 function serveReceiver(): void {
@@ -47,34 +35,12 @@ function serveReceiver(): void {
   process.on('disconnect', () => process.exit(0));
 }
 
-/**
- * A receiver in a process of its own, as a subscriber's server would be: its work is not the
- * instance's (it still takes CPU on this machine).
- */
-function startReceiver(): Promise<{ process: ChildProcess; url: string; count: () => number }> {
-  const child = fork(fileURLToPath(import.meta.url), ['--receiver'], { execArgv: ['--import', 'tsx'] });
+/** A receiver in a process of its own, as a subscriber's server would be: its work is not the instance's. */
+async function startReceiver() {
+  const { child, ready } = await startServerProcess<{ port: number }>('the receiver', ['--import', 'tsx', fileURLToPath(import.meta.url), '--receiver'], { env: process.env });
   let received = 0;
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.on('message', (message: { port?: number; received?: number }) => {
-      if (message.received !== undefined) received = message.received;
-      if (message.port !== undefined) resolve({ process: child, url: `http://127.0.0.1:${message.port}/hook`, count: () => received });
-    });
-  });
-}
-
-async function call(client: Client, method: string, path: string, token: string | undefined, body?: unknown) {
-  const started = performance.now();
-  const res = await client.request({
-    method: method as 'GET',
-    path,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.body.text();
-  const elapsedMs = performance.now() - started;
-  if (res.statusCode >= 300) throw new Error(`${method} ${path} answered ${res.statusCode}: ${text}`);
-  return { body: JSON.parse(text || 'null') as Record<string, unknown>, elapsedMs };
+  child.on('message', (message: { received?: number }) => (received = message.received ?? received));
+  return { child, url: `http://127.0.0.1:${ready.port}/hook`, count: () => received };
 }
 
 async function until(done: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
@@ -88,14 +54,6 @@ async function until(done: () => boolean | Promise<boolean>, what: string, timeo
 interface Writer {
   api: Client;
   token: string;
-  refreshToken: string;
-}
-
-/** A fresh access token before each round: on a loaded machine the bench outlives one. */
-async function renew(writer: Writer): Promise<void> {
-  const pair = (await call(writer.api, 'POST', '/auth/refresh', undefined, { refreshToken: writer.refreshToken })).body;
-  writer.token = pair.accessToken as string;
-  writer.refreshToken = pair.refreshToken as string;
 }
 
 /**
@@ -126,13 +84,11 @@ interface Rounds {
 }
 
 async function bench(engine: Engine) {
-  const database = await createDatabase(engine);
-  const { db, components, server, url: origin } = await serveApp(database.url, { CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true', TASKS_MAX_PER_ACCOUNT: '100000' });
+  const { db, components, url: origin, close } = await serveApp(engine, { CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true', TASKS_MAX_PER_ACCOUNT: '100000' });
   const receiver = await startReceiver();
   const writer = async (): Promise<Writer> => {
     const api = new Client(origin);
-    const registered = await call(api, 'POST', '/auth/register', undefined, { email: `bench-${randomUUID()}@example.com`, password: 'correct horse battery staple' });
-    return { api, token: registered.body.accessToken as string, refreshToken: registered.body.refreshToken as string };
+    return { api, token: (await register(api)).token };
   };
   const subscribed = await writer();
   const plain = await writer();
@@ -174,7 +130,6 @@ async function bench(engine: Engine) {
     for (let round = 0; round < ROUNDS * 2; round++) {
       // Delivering, quiet, quiet, delivering, ...: a drift over the run weighs on both alike.
       const deliveringRound = [true, false, false, true][round % 4]!;
-      await Promise.all([renew(subscribed), renew(plain)]);
       await setEnabled(deliveringRound);
       const cpuBefore = process.cpuUsage();
       const samples = await takeTurns(subscribed, plain, PAIRS_PER_ROUND);
@@ -200,15 +155,12 @@ async function bench(engine: Engine) {
     };
   } finally {
     await Promise.all([subscribed.api.close(), plain.api.close()]);
-    server.close();
-    receiver.process.disconnect();
-    await components.stop();
-    await db.destroy();
-    await database.drop();
+    await stopServer(receiver.child);
+    await close();
   }
 }
 
-const percent = (spread: ReturnType<typeof spreadOf>) => {
+const percent = (spread: Spread) => {
   const f = (value: number) => `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)}%`;
   return `${f(spread.median)} (${f(spread.min)} to ${f(spread.max)})`;
 };
