@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createDrain } from './http/drain.js';
 import { createHttpServer } from './http/http-server.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { closeDb } from './platform/db.js';
 import { createLogger } from './platform/logger.js';
 import { createService } from './wiring.js';
 
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down: new connections refused, requests in flight finishing');
     void drain()
       .then(() => components.stop())
-      .then(() => db.destroy())
+      .then(() => closeDb(db))
       .finally(() => process.exit(0));
     setTimeout(() => process.exit(1), 10_000).unref();
   };

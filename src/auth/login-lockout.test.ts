@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDb, migrate, type Db } from '../platform/db.js';
+import { closeDb, createDb, migrate, type Db } from '../platform/db.js';
 import { createLoginLockout, type LoginLockout } from './login-lockout.js';
 
 const MINUTE = 60_000;
@@ -14,7 +14,7 @@ beforeEach(async () => {
   lockout = createLoginLockout(db, { maxFailedAttempts: 3, lockoutMinutes: 15 });
 });
 afterEach(async () => {
-  await db.destroy();
+  await closeDb(db);
 });
 
 const reserveTimes = async (times: number, now: number) => {

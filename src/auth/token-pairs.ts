@@ -3,6 +3,7 @@ import type { components } from '../../generated/api.js';
 import type { Scope } from '../http/caller.js';
 import type { Db } from '../platform/db.js';
 import { errors } from '../platform/errors.js';
+import { knexTransaction } from '../platform/transaction.js';
 import { parseScopes, type AccessTokens } from './access-tokens.js';
 import type { RefreshTokenRow, RefreshTokensRepository } from './refresh-tokens.repository.js';
 import { randomSecret, sha256Hex } from './secrets.js';
@@ -108,7 +109,7 @@ export function createTokenPairs(deps: {
       // Claim and successor in one transaction: a reuse detected right after sees (and revokes) the successor.
       // Within the reuse interval a token rotated a moment ago (a parallel refresh from another tab or
       // process) gets a successor of its own in the same family instead of a reuse revocation.
-      const rotated = await db.transaction(async (trx) => {
+      const rotated = await knexTransaction(db, async (trx) => {
         const claimed =
           (await repository.claimForRotation(trx, tokenHash, clientId, now)) ??
           (reuseIntervalMs > 0 ? await repository.claimRecentlyRotated(trx, tokenHash, clientId, now, now - reuseIntervalMs) : undefined);

@@ -3,6 +3,8 @@ import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client';
 import type { Db } from '../platform/db.js';
 import { errors, type AppError } from '../platform/errors.js';
+import { pgPoolCounts } from '../platform/pg-pool.js';
+import { idleSqliteConnection } from '../platform/sqlite-connection.js';
 import type { FinishedRequest } from './request-log.js';
 import { RequestDurations } from './request-durations.js';
 
@@ -79,26 +81,29 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   return offered.length === expected.length && timingSafeEqual(offered, expected);
 }
 
-interface PoolLike {
-  numUsed(): number;
-  numFree(): number;
-  numPendingAcquires(): number;
-  max: number;
+/**
+ * The hot paths' connections, read at each scrape: in use, idle, waited for, and the most opened. On
+ * PostgreSQL pg's pool (src/platform/pg-pool.ts; knex keeps 2 more for migrations and rare writes); on
+ * SQLite the one connection, in use while a transaction is open on it.
+ */
+function poolCounts(db: Db): { used: number; free: number; pending: number; max: number } {
+  const pg = pgPoolCounts(db);
+  if (pg) return pg;
+  const idle = idleSqliteConnection(db) !== undefined;
+  return { used: idle ? 0 : 1, free: idle ? 1 : 0, pending: 0, max: 1 };
 }
 
-/** knex's pool (tarn), read at each scrape: connections in use, idle, waited for, and the most it opens. */
 function registerPoolGauges(registry: Registry, db: Db): void {
-  const pool = () => (db.client as { pool?: PoolLike }).pool;
   new Gauge({
     name: 'task_service_db_pool_connections',
     help: 'Database pool connections by state: used, free, and pending (acquisitions waiting for one).',
     labelNames: ['state'] as const,
     registers: [registry],
     collect() {
-      const current = pool();
-      this.set({ state: 'used' }, current?.numUsed() ?? 0);
-      this.set({ state: 'free' }, current?.numFree() ?? 0);
-      this.set({ state: 'pending' }, current?.numPendingAcquires() ?? 0);
+      const counts = poolCounts(db);
+      this.set({ state: 'used' }, counts.used);
+      this.set({ state: 'free' }, counts.free);
+      this.set({ state: 'pending' }, counts.pending);
     },
   });
   new Gauge({
@@ -106,7 +111,7 @@ function registerPoolGauges(registry: Registry, db: Db): void {
     help: 'The most connections the database pool opens.',
     registers: [registry],
     collect() {
-      this.set(pool()?.max ?? 0);
+      this.set(poolCounts(db).max);
     },
   });
 }

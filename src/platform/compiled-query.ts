@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type pg from 'pg';
+import { pgPoolOf, releaseClient } from './pg-pool.js';
 import { runNamed, type NamedStatement } from './pg-run.js';
-import { idleSqliteConnection } from './sqlite-connection.js';
+import { idleSqliteConnection, sqliteConnectionWhenIdle } from './sqlite-connection.js';
 import { Transaction } from './transaction.js';
 
 /**
@@ -17,8 +18,9 @@ import { Transaction } from './transaction.js';
  * given at each run. A placeholder compiles to `= ?` whatever is given later, so a value that may be
  * null needs the shape written for it (`whereNull`), as knex would have chosen for that value.
  * The statement runs on the connection of the handle it is given: the one a transaction of ours holds
- * (src/platform/transaction.ts), a knex transaction's, or one from the pool for as long as it runs,
- * as knex would take it.
+ * (src/platform/transaction.ts); given the database, one from pg's pool for as long as it runs
+ * (src/platform/pg-pool.ts), or SQLite's one connection once no transaction is open on it. In a knex
+ * transaction (the rare writes) it goes through knex's `raw`, on that transaction's connection.
  */
 export interface CompiledQuery<Params extends readonly unknown[], Row> {
   all: (db: Queryable, params: Params) => Promise<Row[]>;
@@ -53,7 +55,8 @@ export function compiledQuery<Params extends readonly unknown[], Row = Record<st
     const dialect = dialectOf(db);
     let query = compiled.get(dialect);
     if (!query) {
-      query = compile(build(db, placeholder).toSQL().toNative(), dialect);
+      const built = build(db, placeholder).toSQL();
+      query = compile(built.toNative(), built.sql, dialect);
       compiled.set(dialect, query);
     }
     return query;
@@ -65,14 +68,22 @@ export function compiledQuery<Params extends readonly unknown[], Row = Record<st
     }
     const query = compiledFor(db);
     const values = query.values(params);
-    const idle = query.dialect === 'better-sqlite3' ? idleSqliteConnection(db) : undefined;
-    if (idle !== undefined) return runOnSqlite(idle as unknown as SqliteConnection, query, values, mode);
-    const connection = await db.client.acquireConnection();
-    try {
-      return await runOn(connection, query, values, mode);
-    } finally {
-      await db.client.releaseConnection(connection);
+    const pool = db.isTransaction || query.dialect !== 'pg' ? undefined : pgPoolOf(db);
+    if (pool !== undefined) {
+      const client = await pool.connect();
+      let failure: unknown;
+      try {
+        return await runOnPostgres(client, query, values, mode);
+      } catch (error) {
+        failure = error;
+        throw error;
+      } finally {
+        releaseClient(client, failure);
+      }
     }
+    if (db.isTransaction || query.dialect === 'pg') return runThroughKnex(db, query, values, mode);
+    const connection = idleSqliteConnection(db) ?? (await sqliteConnectionWhenIdle(db));
+    return runOnSqlite(connection as unknown as SqliteConnection, query, values, mode);
   };
   const executeNow = (trx: Transaction, params: readonly unknown[], mode: Mode): unknown => {
     const query = compiledFor(trx.db);
@@ -97,6 +108,8 @@ type Dialect = 'pg' | 'better-sqlite3';
 interface Compiled {
   dialect: Dialect;
   sql: string;
+  /** The SQL as knex writes it, with `?` for the values: for knex's `raw`. */
+  knexSql: string;
   /** pg's named statement: the same text, the same name, on every connection. */
   named: NamedStatement;
   values: (params: readonly unknown[]) => unknown[];
@@ -115,13 +128,14 @@ function dialectOf(db: Knex): Dialect {
   throw new Error(`compiledQuery: no support for the ${String(client)} client`);
 }
 
-function compile(native: { sql: string; bindings: readonly unknown[] }, dialect: Dialect): Compiled {
+function compile(native: { sql: string; bindings: readonly unknown[] }, knexSql: string, dialect: Dialect): Compiled {
   const slots = native.bindings.map((binding) => ({ index: placeholderIndex(binding), constant: binding }));
   const toDriver = dialect === 'better-sqlite3' ? toSqliteValue : (value: unknown) => value;
   const sql = dialect === 'better-sqlite3' ? limitNotPlanned(native.sql) : native.sql;
   return {
     dialect,
     sql,
+    knexSql,
     named: { name: `cq_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`, text: sql },
     values: (params) => slots.map((slot) => toDriver(slot.index === undefined ? slot.constant : params[slot.index])),
   };
@@ -145,6 +159,19 @@ function toSqliteValue(value: unknown): unknown {
 
 function runOn(connection: unknown, query: Compiled, values: unknown[], mode: Mode): unknown {
   return query.dialect === 'pg' ? runOnPostgres(connection as pg.ClientBase, query, values, mode) : runOnSqlite(connection as SqliteConnection, query, values, mode);
+}
+
+/** knex's `raw` answers with the driver's result: pg's `{ rows, rowCount }`; better-sqlite3's rows, or `{ changes }` for a write. */
+async function runThroughKnex(db: Knex, query: Compiled, values: unknown[], mode: Mode): Promise<unknown> {
+  const result: unknown = await db.raw(query.knexSql, values as Knex.RawBinding[]);
+  if (query.dialect === 'pg') {
+    const { rows, rowCount } = result as pg.QueryResult;
+    if (mode === 'run') return rowCount ?? 0;
+    return mode === 'first' ? rows[0] : rows;
+  }
+  if (!Array.isArray(result)) return mode === 'run' ? (result as { changes: number }).changes : undefined;
+  if (mode === 'run') return result.length;
+  return mode === 'first' ? (result as unknown[])[0] : result;
 }
 
 interface SqliteStatement {

@@ -3,7 +3,9 @@ import { createServer } from 'node:net';
 import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMigratedDb, engines, insertAccount, insertConnectorAccount, type MigratedDb } from '../test-support/databases.js';
+import { compiledQuery } from './compiled-query.js';
 import { databaseFailure, isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './database-errors.js';
+import { closeDb, createDb } from './db.js';
 
 const failureOf = (write: Promise<unknown>): Promise<unknown> => write.then(() => expect.fail('the write succeeded'), (err: unknown) => err);
 
@@ -61,5 +63,20 @@ describe('a PostgreSQL connection cut under the client', () => {
       await db.destroy();
       closer.close();
     }
+  });
+
+  it('is unavailable on the hot paths\' pool too: a compiled query, and a wait for a connection that times out', async () => {
+    const closer = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => closer.listen(0, '127.0.0.1', resolve));
+    const { port } = closer.address() as { port: number };
+    const db = createDb({ client: 'postgres', url: `postgres://postgres@127.0.0.1:${port}/postgres` });
+    try {
+      const err = await failureOf(compiledQuery<[], never>((knex) => knex.raw('select 1')).first(db, []));
+      expect(isDatabaseUnavailable(err)).toBe(true);
+    } finally {
+      await closeDb(db);
+      closer.close();
+    }
+    expect(isDatabaseUnavailable(new Error('timeout exceeded when trying to connect'))).toBe(true);
   });
 });

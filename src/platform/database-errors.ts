@@ -15,7 +15,8 @@ export function databaseFailure(err: unknown): DatabaseFailure | undefined {
   if (!e) return undefined;
   if (e.name === 'KnexTimeoutError') return 'unavailable';
   if (typeof e.code === 'string') return FAILURE_OF_CODE.get(e.code);
-  // pg gives a socket closed under a query or a handshake no code, only these messages (pg/lib/client.js).
+  // pg gives a socket closed under a query or a handshake, and its pool a wait for a connection that
+  // timed out, no code, only these messages (pg/lib/client.js, pg-pool/index.js).
   return err instanceof Error && CONNECTION_LOST.has(err.message) ? 'unavailable' : undefined;
 }
 
@@ -23,7 +24,13 @@ export const isUniqueViolation = (err: unknown): boolean => databaseFailure(err)
 export const isForeignKeyViolation = (err: unknown): boolean => databaseFailure(err) === 'foreign-key-violation';
 export const isDatabaseUnavailable = (err: unknown): boolean => databaseFailure(err) === 'unavailable';
 
-const CONNECTION_LOST = new Set(['Connection terminated unexpectedly', 'Connection terminated', 'Client has encountered a connection error and is not queryable']);
+const CONNECTION_LOST = new Set([
+  'Connection terminated unexpectedly',
+  'Connection terminated',
+  'Client has encountered a connection error and is not queryable',
+  'Connection terminated due to connection timeout',
+  'timeout exceeded when trying to connect',
+]);
 
 const FAILURE_OF_CODE = new Map<string, DatabaseFailure>([
   // PostgreSQL SQLSTATEs (class 23: integrity constraint violation).

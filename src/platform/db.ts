@@ -4,6 +4,7 @@ import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { migrations } from './migrations/index.js';
+import { endPgPool, pgPoolMade } from './pg-pool.js';
 import { sqliteConnectionMade } from './sqlite-connection.js';
 import { databaseOf, type Transaction } from './transaction.js';
 
@@ -14,7 +15,10 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export function createDb(database: Config['database']): Db {
   if (database.client === 'postgres') {
-    return knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 10 } });
+    // 10 connections per instance in all (docs/production.md): 8 for the hot paths, 2 for knex's migrations and rare writes.
+    const db = knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 2 } });
+    pgPoolMade(db, database.url, 8);
+    return db;
   }
   if (database.filename !== ':memory:') mkdirSync(dirname(database.filename), { recursive: true });
   const db: Knex = knexFactory({
@@ -38,6 +42,12 @@ export function createDb(database: Config['database']): Db {
     },
   });
   return db;
+}
+
+/** Closes the database's connections: knex's and, on PostgreSQL, the hot paths' pool. */
+export async function closeDb(db: Db): Promise<void> {
+  await endPgPool(db);
+  await db.destroy();
 }
 
 export async function migrate(db: Db): Promise<void> {

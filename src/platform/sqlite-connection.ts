@@ -24,3 +24,49 @@ export function idleSqliteConnection(db: Knex): SqliteConnection | undefined {
   const connection = sqliteConnections.get(db);
   return connection !== undefined && connection.open && !connection.inTransaction ? connection : undefined;
 }
+
+/** Each SQLite database's transactions that hold its connection across awaits: the last one queued. */
+const turns = new WeakMap<Knex, Promise<void>>();
+
+/**
+ * Runs `work` once every transaction queued before it on this SQLite database has ended. Our
+ * transactions and knexTransaction's (src/platform/transaction.ts) hold the one connection across
+ * awaits, so they take turns here: two must never interleave their statements on it.
+ */
+export async function inSqliteTurn<T>(db: Knex, work: () => Promise<T>): Promise<T> {
+  const before = turns.get(db);
+  let ended!: () => void;
+  const mine = new Promise<void>((resolve) => (ended = resolve));
+  const last = before ? before.then(() => mine) : mine;
+  turns.set(db, last);
+  try {
+    if (before) await before;
+    return await work();
+  } finally {
+    ended();
+    if (turns.get(db) === last) turns.delete(db);
+  }
+}
+
+/**
+ * SQLite's one connection once no transaction is open on it, to run work on at once (as
+ * `idleSqliteConnection`): after the transactions queued (`inSqliteTurn`; from inside a turn, `ownTurn`,
+ * only a knex transaction begun elsewhere is waited for). Else knex's pool hands the connection out
+ * once free, making it if need be; a connection a failed rollback left in a transaction is then given
+ * as it is, and the next BEGIN on it fails, as it would with knex.
+ */
+export async function sqliteConnectionWhenIdle(db: Knex, ownTurn = false): Promise<SqliteConnection> {
+  for (let askedPool = false; ; ) {
+    const idle = idleSqliteConnection(db);
+    if (idle !== undefined) return idle;
+    const turn = ownTurn ? undefined : turns.get(db);
+    if (turn !== undefined) {
+      await turn;
+      continue;
+    }
+    const connection = sqliteConnections.get(db);
+    if (askedPool && connection?.open) return connection;
+    await db.raw('select 1');
+    askedPool = true;
+  }
+}

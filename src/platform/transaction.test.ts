@@ -5,7 +5,9 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMigratedDb, engines, insertAccount, type MigratedDb } from '../test-support/databases.js';
 import { compiledQuery } from './compiled-query.js';
-import { createDb, isPostgres, type Db } from './db.js';
+import { closeDb, createDb, isPostgres, type Db } from './db.js';
+import { pgPoolCounts } from './pg-pool.js';
+import { idleSqliteConnection } from './sqlite-connection.js';
 import { afterCommit, knexTransaction, transaction, transactionNow, type Transaction } from './transaction.js';
 
 const countOf = compiledQuery<[string], { task_count: number }>((db, $) => db('accounts').select('task_count').where('id', $(0)));
@@ -215,8 +217,7 @@ describe.each(engines)('transaction on %s', (engine) => {
       }).catch(() => undefined);
     };
     await commitAndRollBack();
-    const connection = await db.client.acquireConnection();
-    await db.client.releaseConnection(connection);
+    const connection = idleSqliteConnection(db) as unknown as { prepare: (sql: string) => unknown };
     const prepare = connection.prepare.bind(connection);
     const prepared: string[] = [];
     connection.prepare = (sql: string) => {
@@ -267,6 +268,48 @@ describe.each(engines)('transaction on %s', (engine) => {
     // Every connection the pool hands out now is outside a transaction, and none is the one left in it.
     const pids = await Promise.all(Array.from({ length: 3 }, () => transaction(db, async (trx) => (await backendPid.first(trx, []))!.pid)));
     expect(pids).not.toContain(stuckPid);
+    expect(await count(id)).toBe(0);
+  });
+
+  it('gives its connection back after a commit and after a rollback: more transactions than the pool has connections all run', async () => {
+    const id = await insertAccount(db, 0);
+    for (let i = 0; i < 12; i++) {
+      await transaction(db, (trx) => addOne.run(trx, [id]));
+      await transaction(db, async (trx) => {
+        await addOne.run(trx, [id]);
+        throw new Error('roll back');
+      }).catch(() => undefined);
+    }
+    expect(await count(id)).toBe(12);
+    if (isPostgres(db)) expect(pgPoolCounts(db)).toMatchObject({ used: 0, pending: 0 });
+  });
+
+  it.runIf(engine === 'sqlite')('on SQLite, a knex transaction and ours take turns on the one connection: neither writes over the other', async () => {
+    const id = await insertAccount(db, 0);
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+    const ours = transaction(db, async (trx) => {
+      const read = (await countOf.first(trx, [id]))!.task_count;
+      await pause();
+      await setCount.run(trx, [id, read + 1]);
+    });
+    const knexs = knexTransaction(db, async (trx) => {
+      const row = (await trx('accounts').select('task_count').where('id', id).first()) as { task_count: number };
+      await pause();
+      await trx('accounts').where('id', id).update({ task_count: row.task_count + 1 });
+    });
+    await Promise.all([ours, knexs, transaction(db, (trx) => addOne.run(trx, [id]))]);
+    expect(await count(id)).toBe(3);
+  });
+
+  it('compiled queries run in a knex transaction, and roll back with it', async () => {
+    const id = await insertAccount(db, 0);
+    await expect(
+      knexTransaction(db, async (trx) => {
+        expect(await addOne.run(trx, [id])).toBe(1);
+        expect((await countOf.first(trx, [id]))?.task_count).toBe(1);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
     expect(await count(id)).toBe(0);
   });
 
@@ -347,7 +390,7 @@ describe('transaction on an SQLite file shared with another process', () => {
     db = createDb({ client: 'sqlite', filename: join(directory, 'shared.sqlite') });
   });
   afterAll(async () => {
-    await db.destroy();
+    await closeDb(db);
     rmSync(directory, { recursive: true, force: true });
   });
 

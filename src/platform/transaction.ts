@@ -1,16 +1,19 @@
 import type { Knex } from 'knex';
-import { idleSqliteConnection } from './sqlite-connection.js';
+import type pg from 'pg';
+import { pgPoolOf } from './pg-pool.js';
+import { idleSqliteConnection, inSqliteTurn, sqliteConnectionWhenIdle } from './sqlite-connection.js';
 
 /**
- * A transaction on one connection taken from knex's pool, for the hot writes. knex makes a
+ * A transaction on one connection, for the hot writes: on PostgreSQL one checked out of pg's pool
+ * (src/platform/pg-pool.ts), on SQLite the one connection, taken in turn (src/platform/sqlite-connection.ts). knex makes a
  * new transactor (a whole knex instance) for every transaction and sends BEGIN and COMMIT through its
  * query machinery, prepared again each time: 10-16% of POST /tasks on SQLite (docs/benchmarks.md).
  * Here BEGIN, COMMIT and ROLLBACK are prepared once per connection (SQLite) or sent as simple queries
  * (PostgreSQL), and the statements inside are compiled queries (src/platform/compiled-query.ts) run
  * on the held connection.
  *
- * The connection is held from BEGIN to COMMIT or ROLLBACK, as knex holds it: on SQLite, whose pool has
- * one connection (src/platform/db.ts), transactions and other statements of the process wait their turn.
+ * The connection is held from BEGIN to COMMIT or ROLLBACK: on SQLite, whose one connection serves the
+ * whole process (src/platform/db.ts), other transactions and compiled queries wait for the end.
  * Rare writes are knex transactions begun by `knexTransaction`; `AnyTransaction` is what code both kinds reach takes.
  */
 export class Transaction {
@@ -119,11 +122,12 @@ export class Transaction {
 
   /**
    * Undoes the work; when that fails, the connection may still be in the transaction (or lost): on
-   * PostgreSQL it is ended, which knex's pool sees and so destroys it rather than hand it out again;
-   * the transaction it belongs to can only roll back. (SQLite's next BEGIN on it fails, and that
+   * PostgreSQL, `transaction()` gives it back to be closed rather than handed out again; the
+   * transaction it belongs to can only roll back. (SQLite's next BEGIN on it fails, and that
    * transaction's ROLLBACK ends the one left open.)
    */
   private async rollBack(undo: () => Promise<void> | void): Promise<void> {
+    if (this.held.broken !== undefined) return;
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -134,7 +138,6 @@ export class Transaction {
       ]);
     } catch (failure) {
       this.held.broken ??= failure;
-      await this.held.control.discard(this.held.connection);
     } finally {
       clearTimeout(timer);
     }
@@ -153,11 +156,21 @@ export async function transaction<T>(db: Knex | Transaction, work: (trx: Transac
   // knex's transaction would be committed or rolled back by knex; a BEGIN on its connection would not nest.
   if (db.isTransaction) throw new Error('transaction() takes the database or a transaction of its own, not a knex transaction');
   const control = controlOf(db);
-  const connection: unknown = await db.client.acquireConnection();
+  if (control === sqliteControl) {
+    return inSqliteTurn(db, async () => {
+      const connection = idleSqliteConnection(db) ?? (await sqliteConnectionWhenIdle(db, true));
+      return new Transaction(db, { connection, control }).run(work);
+    });
+  }
+  const pool = pgPoolOf(db);
+  if (pool === undefined) throw new Error('transaction: a PostgreSQL database made by createDb (src/platform/db.ts)');
+  const client = await pool.connect();
+  const held: HeldConnection = { connection: client, control };
   try {
-    return await new Transaction(db, { connection, control }).run(work);
+    return await new Transaction(db, held).run(work);
   } finally {
-    await db.client.releaseConnection(connection);
+    // A connection whose rollback failed may still be in the transaction: pg closes it.
+    client.release(held.broken !== undefined);
   }
 }
 
@@ -167,10 +180,13 @@ export async function transaction<T>(db: Knex | Transaction, work: (trx: Transac
  */
 export async function knexTransaction<T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   const committed: (() => void)[] = [];
-  const result = await db.transaction((trx) => {
-    knexCommitHooks.set(trx, committed);
-    return work(trx);
-  });
+  const begin = () =>
+    db.transaction((trx) => {
+      knexCommitHooks.set(trx, committed);
+      return work(trx);
+    });
+  // On SQLite it holds the one connection across awaits, as ours do: it takes its turn with them.
+  const result = db.isTransaction || controlOf(db) !== sqliteControl ? await begin() : await inSqliteTurn(db, begin);
   runAll(committed);
   return result;
 }
@@ -194,19 +210,15 @@ export function afterCommit(db: Knex | Transaction, callback: () => void): void 
  * SQLite: `work` run synchronously in better-sqlite3's own transaction (BEGIN IMMEDIATE; a savepoint
  * inside a transaction of ours), so nothing else runs on the connection in between; its after-commit
  * callbacks once the outermost transaction commits. The connection is the one `db` holds, or the
- * pool's one connection: at once while no transaction is open on it (src/platform/sqlite-connection.ts),
- * else once the pool hands it out.
+ * one connection: at once while no transaction is open on it, else once the open ones have ended
+ * (src/platform/sqlite-connection.ts).
  */
 export async function transactionNow<T>(db: Knex | Transaction, work: (trx: Transaction) => T): Promise<T> {
   if (db instanceof Transaction) return db.nestNow(work);
   const idle = idleSqliteConnection(db);
   if (idle !== undefined) return new Transaction(db, { connection: idle, control: sqliteControl }).runNow(work);
-  const connection: unknown = await db.client.acquireConnection();
-  try {
-    return new Transaction(db, { connection, control: sqliteControl }).runNow(work);
-  } finally {
-    await db.client.releaseConnection(connection);
-  }
+  const connection = await sqliteConnectionWhenIdle(db);
+  return new Transaction(db, { connection, control: sqliteControl }).runNow(work);
 }
 
 /** The database of a handle: what a statement run on it is compiled for. */
@@ -229,8 +241,6 @@ interface Control {
   savepoint: (connection: unknown, name: string) => Promise<void> | void;
   release: (connection: unknown, name: string) => Promise<void> | void;
   rollbackTo: (connection: unknown, name: string) => Promise<void> | void;
-  /** A connection that may still be in a transaction: not to be handed out again. */
-  discard: (connection: unknown) => Promise<void> | void;
 }
 
 function controlOf(db: Knex): Control {
@@ -307,16 +317,10 @@ const sqliteControl = {
     runOnSqlite(connection as SqliteConnection, `ROLLBACK TO ${name}`);
     runOnSqlite(connection as SqliteConnection, `RELEASE ${name}`);
   },
-  discard: () => undefined,
 } satisfies Control;
 
-interface PgConnection {
-  query: (text: string) => Promise<{ command: string }>;
-  end: () => Promise<void>;
-}
-
 // Simple queries: one message each, nothing to parse on the server that a named statement would save.
-const onPostgres = async (connection: unknown, sql: string) => (connection as PgConnection).query(sql);
+const onPostgres = async (connection: unknown, sql: string) => (connection as pg.PoolClient).query(sql);
 
 const postgresControl: Control = {
   begin: async (connection) => {
@@ -339,10 +343,5 @@ const postgresControl: Control = {
   rollbackTo: async (connection, name) => {
     await onPostgres(connection, `ROLLBACK TO SAVEPOINT ${name}`);
     await onPostgres(connection, `RELEASE SAVEPOINT ${name}`);
-  },
-  // knex marks a pg connection that ended, and its pool destroys it at its next acquire (src/platform/db.ts);
-  // awaited, so that the mark is made before the connection goes back to the pool.
-  discard: async (connection) => {
-    await (connection as PgConnection).end().catch(() => undefined);
   },
 };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import knexFactory from 'knex';
-import { createDb, migrate, type Db } from '../platform/db.js';
+import { closeDb, createDb, migrate, type Db } from '../platform/db.js';
 
 const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -17,7 +17,7 @@ export async function createMigratedDb(engine: Engine): Promise<MigratedDb> {
   if (engine === 'sqlite') {
     const db = createDb({ client: 'sqlite', filename: ':memory:' });
     await migrate(db);
-    return { db, drop: () => db.destroy() };
+    return { db, drop: () => closeDb(db) };
   }
   const name = `task_service_unit_${randomUUID().replaceAll('-', '')}`;
   const admin = knexFactory({ client: 'pg', connection: POSTGRES_ADMIN_URL, pool: { min: 0, max: 1 } });
@@ -28,7 +28,7 @@ export async function createMigratedDb(engine: Engine): Promise<MigratedDb> {
   return {
     db,
     drop: async () => {
-      await db.destroy();
+      await closeDb(db);
       const cleanup = knexFactory({ client: 'pg', connection: POSTGRES_ADMIN_URL, pool: { min: 0, max: 1 } });
       await cleanup.raw(`drop database if exists ${name} with (force)`);
       await cleanup.destroy();

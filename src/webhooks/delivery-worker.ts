@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { OutboundError, type SafeFetch } from '../connectors/connectors.component.js';
 import type { Db } from '../platform/db.js';
 import type { Logger } from '../platform/logger.js';
+import { knexTransaction } from '../platform/transaction.js';
 import { claimDue, recordAttempt, recordSuccesses, releaseClaim, type AttemptOutcome, type ClaimedDelivery } from './deliveries.repository.js';
 import { MAX_ATTEMPTS, nextAttemptAt } from './retry-schedule.js';
 import { signatureHeader } from './webhook-signing.js';
@@ -165,7 +166,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     if (statusCode !== null && statusCode >= 200 && statusCode < 300) return succeeded(delivery, statusCode, seconds);
     const reason = error ?? answeredReason(statusCode!);
     if (statusCode === 410) {
-      const mine = await db.transaction(async (trx) => {
+      const mine = await knexTransaction(db, async (trx) => {
         if (!(await recordAttempt(trx, claim, { status: 'failed', statusCode, error: reason }))) return false;
         await disableWebhook(trx, delivery.webhookId, 'The receiver answered 410 Gone.', now);
         return true;
@@ -177,7 +178,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       const mine = await recordAttempt(db, claim, { status: 'pending', statusCode, error: reason, nextAttemptAt: next });
       return options.onAttempt?.(mine ? 'retry' : 'lost', seconds);
     }
-    const mine = await db.transaction(async (trx) => {
+    const mine = await knexTransaction(db, async (trx) => {
       if (!(await recordAttempt(trx, claim, { status: 'failed', statusCode, error: reason } satisfies AttemptOutcome))) return false;
       if ((await countFailedDelivery(trx, delivery.webhookId)) >= FAILED_IN_A_ROW_LIMIT) {
         await disableWebhook(trx, delivery.webhookId, `${FAILED_IN_A_ROW_LIMIT} deliveries in a row failed after all their retries.`, now);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { insertAccount } from '../../test-support/databases.js';
-import { createDb } from '../db.js';
+import { closeDb, createDb } from '../db.js';
 import { migrations } from './index.js';
 
 const tableSql = async (db: ReturnType<typeof createDb>) =>
@@ -27,7 +27,7 @@ describe('011: SQLite keeps tombstones in their primary key order', () => {
       await db('accounts').where('id', accountId).delete();
       expect(await db('task_tombstones').count({ n: '*' })).toEqual([{ n: 0 }]);
     } finally {
-      await db.destroy();
+      await closeDb(db);
     }
   });
 });
