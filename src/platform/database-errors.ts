@@ -17,7 +17,13 @@ export function databaseFailure(err: unknown): DatabaseFailure | undefined {
   if (typeof e.code === 'string') return FAILURE_OF_CODE.get(e.code);
   // pg gives a socket closed under a query or a handshake, and its pool a wait for a connection that
   // timed out, no code, only these messages (pg/lib/client.js, pg-pool/index.js).
-  return err instanceof Error && CONNECTION_LOST.has(err.message) ? 'unavailable' : undefined;
+  return err instanceof Error && CONNECTION_LOST.has(driverMessage(err.message)) ? 'unavailable' : undefined;
+}
+
+/** knex writes the statement before the driver's message of a failed query: "select ... - Connection terminated unexpectedly". */
+function driverMessage(message: string): string {
+  const at = message.lastIndexOf(' - ');
+  return at < 0 ? message : message.slice(at + 3);
 }
 
 export const isUniqueViolation = (err: unknown): boolean => databaseFailure(err) === 'unique-violation';
