@@ -124,6 +124,10 @@ export async function webhookDeliveries(db: Knex, ledger: Ledger, received: Rece
       continue;
     }
     const rows = (await db('webhook_deliveries').where({ webhook_id: webhook.id }).select('event_id', 'status')) as { event_id: string; status: string }[];
+    // Every numbered change of the account since the webhook was made is an event (src/webhooks/task-events.ts).
+    const [{ task_change_seq: changesNow }] = (await db('accounts').where({ id: webhook.account }).select('task_change_seq')) as { task_change_seq: number | string }[];
+    const changes = Number(changesNow) - webhook.changesBefore;
+    if (rows.length !== changes) missing.push(`${webhook.behaviour}: ${changes} changes but ${rows.length} events recorded`);
     events += rows.length;
     for (const row of rows) if (!delivered.has(`${webhook.path} ${row.event_id}`)) missing.push(`${webhook.behaviour}: ${row.event_id} (${row.status})`);
   }
@@ -133,7 +137,7 @@ export async function webhookDeliveries(db: Knex, ledger: Ledger, received: Rece
   const late = gone.at === undefined ? [] : gone.arrivals.filter((t) => t > gone.at! + 2_000);
   return [
     {
-      name: 'every event of an enabled webhook delivered at least once',
+      name: 'every change an event of each enabled webhook, every event delivered at least once',
       held: missing.length === 0 && events > 0,
       evidence: `${events} events to ${ledger.webhooks.length - (goneHook ? 1 : 0)} enabled webhooks${missing.length ? `; missing ${missing.length}: ${missing.slice(0, 5).join(', ')}` : ''}`,
     },

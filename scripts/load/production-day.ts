@@ -144,7 +144,8 @@ async function main(): Promise<void> {
     for (const hook of hooks) {
       const made = await hook.account.client.createWebhook({ url: hook.url, events: ['task.created', 'task.updated', 'task.deleted'] });
       if (!made.data) throw new Error(`could not make the ${hook.behaviour} webhook: ${made.response.status} ${JSON.stringify(made.error)}`);
-      ledger.webhooks.push({ id: made.data.id, account: hook.account.id, path: hook.path, behaviour: hook.behaviour });
+      const [{ task_change_seq: changesBefore }] = (await db('accounts').where({ id: hook.account.id }).select('task_change_seq')) as { task_change_seq: number | string }[];
+      ledger.webhooks.push({ id: made.data.id, account: hook.account.id, path: hook.path, behaviour: hook.behaviour, changesBefore: Number(changesBefore) });
     }
     // One account at the connection cap: five feeds, and a sixth refused.
     for (let i = 0; i < 6; i += 1) {
