@@ -125,8 +125,8 @@ export async function webhookDeliveries(db: Knex, ledger: Ledger, received: Rece
     }
     const rows = (await db('webhook_deliveries').where({ webhook_id: webhook.id }).select('event_id', 'status')) as { event_id: string; status: string }[];
     // Every numbered change of the account since the webhook was made is an event (src/webhooks/task-events.ts).
-    const [{ task_change_seq: changesNow }] = (await db('accounts').where({ id: webhook.account }).select('task_change_seq')) as { task_change_seq: number | string }[];
-    const changes = Number(changesNow) - webhook.changesBefore;
+    const [account] = (await db('accounts').where({ id: webhook.account }).select('task_change_seq')) as { task_change_seq: number | string }[];
+    const changes = Number(account?.task_change_seq ?? 0) - webhook.changesBefore;
     if (rows.length !== changes) missing.push(`${webhook.behaviour}: ${changes} changes but ${rows.length} events recorded`);
     events += rows.length;
     for (const row of rows) if (!delivered.has(`${webhook.path} ${row.event_id}`)) missing.push(`${webhook.behaviour}: ${row.event_id} (${row.status})`);
