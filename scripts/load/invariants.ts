@@ -186,13 +186,15 @@ export interface Sample {
   generation: number;
 }
 
-export function memoryFlat(samples: Sample[], warmUpEnds: number): Verdict {
+/** Each process's samples from the end of its own warm-up: a restarted instance warms up again. */
+export function memoryFlat(samples: Sample[], warmUpEnds: number, warmUpMs: number): Verdict {
   const grown: string[] = [];
   const groups = new Map<string, Sample[]>();
-  for (const sample of samples.filter((s) => s.t >= warmUpEnds)) {
+  for (const sample of samples) {
     const key = `${sample.instance}/${sample.generation}`;
     groups.set(key, [...(groups.get(key) ?? []), sample]);
   }
+  for (const [key, series] of groups) groups.set(key, series.filter((s) => s.t >= Math.max(warmUpEnds, series[0]!.t + warmUpMs)));
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
   for (const [key, series] of groups) {
     if (series.length < 6) continue;

@@ -254,7 +254,7 @@ async function main(): Promise<void> {
       ...(await check.webhookDeliveries(db, ledger, [...receiver.received, ...slowReceiver.received], gone)),
       await check.feedMirrors(db, ledger),
       check.lostUpdates(ledger),
-      check.memoryFlat(samples, start + durationMs * 0.3),
+      check.memoryFlat(samples, start + durationMs * 0.3, durationMs * 0.3),
       check.connections(pgConnections, limits),
     ];
     const memory = instances.flatMap((instance) =>
