@@ -70,6 +70,9 @@ export async function openAccount(world: World, email: string): Promise<{ id: st
 async function createOnce(world: World, client: TaskClient, account: string, title: string): Promise<{ id: string; version: number } | 'full' | undefined> {
   const key = randomUUID();
   const tally = world.ledger.tally(account);
+  // An attempt with no answer, or a 5xx, may have stored the task: a later refusal (a 401 once the
+  // session is gone, say) then does not say that it did not.
+  let mayHaveLanded = false;
   for (let attempt = 0; attempt < 8 && !world.over(); attempt += 1) {
     try {
       const result = await client.createTask({ title, priority: (1 + Math.floor(Math.random() * 4)) as 1 | 2 | 3 | 4, labels: ['day'] }, { idempotencyKey: key });
@@ -78,8 +81,13 @@ async function createOnce(world: World, client: TaskClient, account: string, tit
         return { id: result.data.id, version: result.data.version };
       }
       if ((result.error as { code?: string } | undefined)?.code === 'QUOTA_EXCEEDED') return 'full';
-      if (!(await waitIfAsked(result))) return undefined;
+      mayHaveLanded ||= result.response.status >= 500;
+      if (!(await waitIfAsked(result))) {
+        if (mayHaveLanded) tally.unknown += 1;
+        return undefined;
+      }
     } catch {
+      mayHaveLanded = true;
       await sleep(1000);
     }
   }
@@ -141,7 +149,10 @@ async function changeOne(world: World, client: TaskClient, account: string, mirr
         world.ledger.tally(account).deleted += 1;
         mirror.tasks.delete(id);
       } else if (result.response.status === 404) mirror.tasks.delete(id);
-      else await waitIfAsked(result);
+      else {
+        if (result.response.status >= 500) world.ledger.tally(account).unknown += 1;
+        await waitIfAsked(result);
+      }
     } catch {
       world.ledger.tally(account).unknown += 1;
     }
@@ -185,8 +196,12 @@ export async function tokenScript(world: World, owner: TaskClient, account: stri
 async function createAndDelete(world: World, client: TaskClient, account: string) {
   const made = await createOnce(world, client, account, 'script task');
   if (!made || made === 'full') return undefined;
-  const result = await client.deleteTask(made.id);
+  const result = await client.deleteTask(made.id).catch((err: unknown) => {
+    world.ledger.tally(account).unknown += 1;
+    throw err;
+  });
   if (result.response.status === 204) world.ledger.tally(account).deleted += 1;
+  else if (result.response.status >= 500) world.ledger.tally(account).unknown += 1;
   return result;
 }
 
