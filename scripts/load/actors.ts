@@ -69,13 +69,15 @@ export async function openAccount(world: World, email: string): Promise<{ id: st
 /** One create, tried again with the same Idempotency-Key until an answer says what happened. */
 async function createOnce(world: World, client: TaskClient, account: string, title: string): Promise<{ id: string; version: number } | 'full' | undefined> {
   const key = randomUUID();
+  // The same body on every attempt: a key sent again with another body is refused (422), not replayed.
+  const body = { title, priority: (1 + Math.floor(Math.random() * 4)) as 1 | 2 | 3 | 4, labels: ['day'] };
   const tally = world.ledger.tally(account);
   // An attempt with no answer, or a 5xx, may have stored the task: a later refusal (a 401 once the
   // session is gone, say) then does not say that it did not.
   let mayHaveLanded = false;
   for (let attempt = 0; attempt < 8 && !world.over(); attempt += 1) {
     try {
-      const result = await client.createTask({ title, priority: (1 + Math.floor(Math.random() * 4)) as 1 | 2 | 3 | 4, labels: ['day'] }, { idempotencyKey: key });
+      const result = await client.createTask(body, { idempotencyKey: key });
       if (result.data) {
         tally.created += 1;
         return { id: result.data.id, version: result.data.version };
