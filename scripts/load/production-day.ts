@@ -155,7 +155,8 @@ async function main(): Promise<void> {
 
     const start = Date.now();
     const storeWritesAtStart = { pg: pgProxy.writes(), redis: redisProxy.writes() };
-    const cpuSeconds = new Map<string, number>();
+    /** Each instance process's CPU seconds at its first and latest sample of the run (sign-ups and start-up excluded). */
+    const cpuSeconds = new Map<string, { first: number; last: number }>();
     world.deadline = start + durationMs;
     flakyUntil = start + Math.min(60_000, durationMs / 3);
     const sampler = setInterval(() => {
@@ -167,7 +168,9 @@ async function main(): Promise<void> {
           samples.push({ t: Date.now(), instance: instance.index, rssMb: rss, generation: generations[instance.index]! });
           // utime + stime of /proc/<pid>/stat, in clock ticks (100 a second).
           const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-          cpuSeconds.set(`${instance.index}.${generations[instance.index]!}`, (Number(stat[11]) + Number(stat[12])) / 100);
+          const used = (Number(stat[11]) + Number(stat[12])) / 100;
+          const key = `${instance.index}.${generations[instance.index]!}`;
+          cpuSeconds.set(key, { first: cpuSeconds.get(key)?.first ?? used, last: used });
         } catch {
           // The process went away between the two reads.
         }
@@ -227,7 +230,7 @@ async function main(): Promise<void> {
     const sizing = {
       requestsPerSecond: answered / seconds,
       perInstance: answered / seconds / instanceCount,
-      instanceCores: [...cpuSeconds.values()].reduce((a, b) => a + b, 0) / seconds,
+      instanceCores: [...cpuSeconds.values()].reduce((sum, cpu) => sum + cpu.last - cpu.first, 0) / seconds,
       postgresRoundTripsPerRequest: (pgProxy.writes() - storeWritesAtStart.pg) / answered,
       redisRoundTripsPerRequest: (redisProxy.writes() - storeWritesAtStart.redis) / answered,
     };
