@@ -69,17 +69,27 @@ export async function openAccount(world: World, email: string): Promise<{ id: st
 /** One create, tried again with the same Idempotency-Key until an answer says what happened. */
 async function createOnce(world: World, client: TaskClient, account: string, title: string): Promise<{ id: string; version: number } | 'full' | undefined> {
   const key = randomUUID();
+  // The same body on every attempt: a key sent again with another body is refused (422), not replayed.
+  const body = { title, priority: (1 + Math.floor(Math.random() * 4)) as 1 | 2 | 3 | 4, labels: ['day'] };
   const tally = world.ledger.tally(account);
+  // An attempt with no answer, or a 5xx, may have stored the task: a later refusal (a 401 once the
+  // session is gone, say) then does not say that it did not.
+  let mayHaveLanded = false;
   for (let attempt = 0; attempt < 8 && !world.over(); attempt += 1) {
     try {
-      const result = await client.createTask({ title, priority: (1 + Math.floor(Math.random() * 4)) as 1 | 2 | 3 | 4, labels: ['day'] }, { idempotencyKey: key });
+      const result = await client.createTask(body, { idempotencyKey: key });
       if (result.data) {
         tally.created += 1;
         return { id: result.data.id, version: result.data.version };
       }
       if ((result.error as { code?: string } | undefined)?.code === 'QUOTA_EXCEEDED') return 'full';
-      if (!(await waitIfAsked(result))) return undefined;
+      mayHaveLanded ||= result.response.status >= 500;
+      if (!(await waitIfAsked(result))) {
+        if (mayHaveLanded) tally.unknown += 1;
+        return undefined;
+      }
     } catch {
+      mayHaveLanded = true;
       await sleep(1000);
     }
   }
@@ -141,7 +151,10 @@ async function changeOne(world: World, client: TaskClient, account: string, mirr
         world.ledger.tally(account).deleted += 1;
         mirror.tasks.delete(id);
       } else if (result.response.status === 404) mirror.tasks.delete(id);
-      else await waitIfAsked(result);
+      else {
+        if (result.response.status >= 500) world.ledger.tally(account).unknown += 1;
+        await waitIfAsked(result);
+      }
     } catch {
       world.ledger.tally(account).unknown += 1;
     }
@@ -185,8 +198,12 @@ export async function tokenScript(world: World, owner: TaskClient, account: stri
 async function createAndDelete(world: World, client: TaskClient, account: string) {
   const made = await createOnce(world, client, account, 'script task');
   if (!made || made === 'full') return undefined;
-  const result = await client.deleteTask(made.id);
+  const result = await client.deleteTask(made.id).catch((err: unknown) => {
+    world.ledger.tally(account).unknown += 1;
+    throw err;
+  });
   if (result.response.status === 204) world.ledger.tally(account).deleted += 1;
+  else if (result.response.status >= 500) world.ledger.tally(account).unknown += 1;
   return result;
 }
 
@@ -307,20 +324,27 @@ export async function syncer(world: World, client: TaskClient, account: string, 
   if (!connected.data) throw new Error(`could not connect ${path}: ${connected.response.status} ${JSON.stringify(connected.error)}`);
   const connection = connected.data.id;
   while (!world.over()) {
+    let started;
     try {
-      const started = await client.startSync(connection);
-      if (started.data) {
+      started = await client.startSync(connection);
+    } catch {
+      // No answer: a job may have started all the same.
+      world.ledger.tally(account).unknown += items.length;
+    }
+    try {
+      if (started?.data) {
         let job = started.data;
-        while (job.status === 'queued' || job.status === 'running') {
+        while ((job.status === 'queued' || job.status === 'running') && Date.now() < world.deadline + 30_000) {
           await sleep(500);
-          const read = await client.getSyncJob(job.id);
-          if (read.data) job = read.data;
-          else await waitIfAsked(read);
+          // A fault on the way (an instance killed, a store cut) does not end the job: read it again.
+          const read = await client.getSyncJob(job.id).catch(() => undefined);
+          if (read?.data) job = read.data;
+          else if (read) await waitIfAsked(read);
         }
         world.ledger.syncs.push({ account, fetched: job.fetched, created: job.created, updated: job.updated, unchanged: job.unchanged, droppedOverQuota: job.droppedOverQuota, status: job.status });
         if (job.status === 'succeeded') world.ledger.tally(account).created += job.created;
-        else world.ledger.tally(account).unknown += job.fetched;
-      } else await waitIfAsked(started);
+        else world.ledger.tally(account).unknown += Math.max(job.fetched, items.length);
+      } else if (started) await waitIfAsked(started);
     } catch {
       // recorded
     }

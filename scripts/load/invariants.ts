@@ -124,6 +124,10 @@ export async function webhookDeliveries(db: Knex, ledger: Ledger, received: Rece
       continue;
     }
     const rows = (await db('webhook_deliveries').where({ webhook_id: webhook.id }).select('event_id', 'status')) as { event_id: string; status: string }[];
+    // Every numbered change of the account since the webhook was made is an event (src/webhooks/task-events.ts).
+    const [account] = (await db('accounts').where({ id: webhook.account }).select('task_change_seq')) as { task_change_seq: number | string }[];
+    const changes = Number(account?.task_change_seq ?? 0) - webhook.changesBefore;
+    if (rows.length !== changes) missing.push(`${webhook.behaviour}: ${changes} changes but ${rows.length} events recorded`);
     events += rows.length;
     for (const row of rows) if (!delivered.has(`${webhook.path} ${row.event_id}`)) missing.push(`${webhook.behaviour}: ${row.event_id} (${row.status})`);
   }
@@ -133,7 +137,7 @@ export async function webhookDeliveries(db: Knex, ledger: Ledger, received: Rece
   const late = gone.at === undefined ? [] : gone.arrivals.filter((t) => t > gone.at! + 2_000);
   return [
     {
-      name: 'every event of an enabled webhook delivered at least once',
+      name: 'every change an event of each enabled webhook, every event delivered at least once',
       held: missing.length === 0 && events > 0,
       evidence: `${events} events to ${ledger.webhooks.length - (goneHook ? 1 : 0)} enabled webhooks${missing.length ? `; missing ${missing.length}: ${missing.slice(0, 5).join(', ')}` : ''}`,
     },
@@ -182,13 +186,15 @@ export interface Sample {
   generation: number;
 }
 
-export function memoryFlat(samples: Sample[], warmUpEnds: number): Verdict {
+/** Each process's samples from the end of its own warm-up: a restarted instance warms up again. */
+export function memoryFlat(samples: Sample[], warmUpEnds: number, warmUpMs: number): Verdict {
   const grown: string[] = [];
   const groups = new Map<string, Sample[]>();
-  for (const sample of samples.filter((s) => s.t >= warmUpEnds)) {
+  for (const sample of samples) {
     const key = `${sample.instance}/${sample.generation}`;
     groups.set(key, [...(groups.get(key) ?? []), sample]);
   }
+  for (const [key, series] of groups) groups.set(key, series.filter((s) => s.t >= Math.max(warmUpEnds, series[0]!.t + warmUpMs)));
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
   for (const [key, series] of groups) {
     if (series.length < 6) continue;

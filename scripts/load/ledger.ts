@@ -30,7 +30,8 @@ export class Ledger {
   /** Answers to the wrong-password attacker's logins: when and what. */
   readonly guesses: { t0: number; t1: number; status: number }[] = [];
   /** Webhooks made, with the receiver path they deliver to. */
-  readonly webhooks: { id: string; account: string; path: string; behaviour: string }[] = [];
+  /** `changesBefore`: the account's change counter when the webhook was made; every later change is one event. */
+  readonly webhooks: { id: string; account: string; path: string; behaviour: string; changesBefore: number }[] = [];
   /** Times the runaway script was told to wait, and whether it did. */
   readonly retryAfterHonoured = { told: 0, waited: 0 };
 

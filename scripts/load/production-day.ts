@@ -144,7 +144,8 @@ async function main(): Promise<void> {
     for (const hook of hooks) {
       const made = await hook.account.client.createWebhook({ url: hook.url, events: ['task.created', 'task.updated', 'task.deleted'] });
       if (!made.data) throw new Error(`could not make the ${hook.behaviour} webhook: ${made.response.status} ${JSON.stringify(made.error)}`);
-      ledger.webhooks.push({ id: made.data.id, account: hook.account.id, path: hook.path, behaviour: hook.behaviour });
+      const [account] = (await db('accounts').where({ id: hook.account.id }).select('task_change_seq')) as { task_change_seq: number | string }[];
+      ledger.webhooks.push({ id: made.data.id, account: hook.account.id, path: hook.path, behaviour: hook.behaviour, changesBefore: Number(account?.task_change_seq ?? 0) });
     }
     // One account at the connection cap: five feeds, and a sixth refused.
     for (let i = 0; i < 6; i += 1) {
@@ -153,6 +154,9 @@ async function main(): Promise<void> {
     }
 
     const start = Date.now();
+    const storeWritesAtStart = { pg: pgProxy.writes(), redis: redisProxy.writes() };
+    /** Each instance process's CPU seconds at its first and latest sample of the run (sign-ups and start-up excluded). */
+    const cpuSeconds = new Map<string, { first: number; last: number }>();
     world.deadline = start + durationMs;
     flakyUntil = start + Math.min(60_000, durationMs / 3);
     const sampler = setInterval(() => {
@@ -162,6 +166,11 @@ async function main(): Promise<void> {
         try {
           const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
           samples.push({ t: Date.now(), instance: instance.index, rssMb: rss, generation: generations[instance.index]! });
+          // utime + stime of /proc/<pid>/stat, in clock ticks (100 a second).
+          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+          const used = (Number(stat[11]) + Number(stat[12])) / 100;
+          const key = `${instance.index}.${generations[instance.index]!}`;
+          cpuSeconds.set(key, { first: cpuSeconds.get(key)?.first ?? used, last: used });
         } catch {
           // The process went away between the two reads.
         }
@@ -216,6 +225,15 @@ async function main(): Promise<void> {
     await Promise.race([Promise.all(actors), sleep(60_000)]);
     const end = Date.now();
     clearInterval(sampler);
+    const answered = traffic.exchanges.filter((e) => e.status > 0).length;
+    const seconds = (end - start) / 1000;
+    const sizing = {
+      requestsPerSecond: answered / seconds,
+      perInstance: answered / seconds / instanceCount,
+      instanceCores: [...cpuSeconds.values()].reduce((sum, cpu) => sum + cpu.last - cpu.first, 0) / seconds,
+      postgresRoundTripsPerRequest: (pgProxy.writes() - storeWritesAtStart.pg) / answered,
+      redisRoundTripsPerRequest: (redisProxy.writes() - storeWritesAtStart.redis) / answered,
+    };
 
     // Let the retries finish: nothing pending for an enabled webhook, or two minutes.
     for (let waited = 0; waited < 120_000; waited += 2_000) {
@@ -239,7 +257,7 @@ async function main(): Promise<void> {
       ...(await check.webhookDeliveries(db, ledger, [...receiver.received, ...slowReceiver.received], gone)),
       await check.feedMirrors(db, ledger),
       check.lostUpdates(ledger),
-      check.memoryFlat(samples, start + durationMs * 0.3),
+      check.memoryFlat(samples, start + durationMs * 0.3, durationMs * 0.3),
       check.connections(pgConnections, limits),
     ];
     const memory = instances.flatMap((instance) =>
@@ -259,9 +277,13 @@ async function main(): Promise<void> {
     }
     writeFileSync(join(args.report, 'statuses.json'), JSON.stringify(Object.fromEntries([...byOp].map(([op, statuses]) => [op, Object.fromEntries(statuses)])), null, 1));
     writeFileSync(join(args.report, 'server-errors.log'), instances.flatMap((i) => i.errors.map((e) => `${new Date(e.at).toISOString()} instance ${i.index}: ${e.line}`)).join('\n'));
-    writeFileSync(join(args.report, 'verdicts.json'), JSON.stringify({ title, verdicts, windows, requests: traffic.exchanges.length, seconds: (end - start) / 1000 }, null, 2));
+    writeFileSync(join(args.report, 'verdicts.json'), JSON.stringify({ title, verdicts, windows, requests: traffic.exchanges.length, seconds, sizing }, null, 2));
     for (const verdict of verdicts) process.stdout.write(`${verdict.held ? 'held  ' : 'BROKEN'} ${verdict.name}: ${verdict.evidence}\n`);
-    process.stdout.write(`${traffic.exchanges.length} requests in ${((end - start) / 1000).toFixed(0)} s; report: ${join(args.report, 'report.html')}\n`);
+    process.stdout.write(`${traffic.exchanges.length} requests in ${seconds.toFixed(0)} s; report: ${join(args.report, 'report.html')}\n`);
+    process.stdout.write(
+      `sizing: ${sizing.requestsPerSecond.toFixed(0)} answers/s (${sizing.perInstance.toFixed(0)} per instance), the instances using ${sizing.instanceCores.toFixed(2)} cores; ` +
+        `per request ${sizing.postgresRoundTripsPerRequest.toFixed(2)} PostgreSQL and ${sizing.redisRoundTripsPerRequest.toFixed(2)} Redis round trips (background work included)\n`,
+    );
     const broken = verdicts.filter((v) => !v.held).length;
     if (args.ci) {
       mkdirSync(join(root, '.test-results'), { recursive: true });

@@ -6,11 +6,14 @@ export interface TcpFaultProxy {
   /** Drops every open connection and refuses new ones until `restore`. */
   cut: () => void;
   restore: () => void;
+  /** Chunks the instances have written to the store so far: about one per round trip (a pipelined batch is one). */
+  writes: () => number;
   close: () => Promise<void>;
 }
 
 export async function startTcpFaultProxy(target: { host: string; port: number }): Promise<TcpFaultProxy> {
   let cut = false;
+  let writes = 0;
   const open = new Set<Socket>();
   const server: Server = createServer((client) => {
     if (cut) return void client.destroy();
@@ -23,6 +26,7 @@ export async function startTcpFaultProxy(target: { host: string; port: number })
         upstream.destroy();
       });
     }
+    client.on('data', () => void (writes += 1));
     client.pipe(upstream).pipe(client);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -36,6 +40,7 @@ export async function startTcpFaultProxy(target: { host: string; port: number })
     restore: () => {
       cut = false;
     },
+    writes: () => writes,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of open) socket.destroy();
