@@ -155,6 +155,7 @@ async function main(): Promise<void> {
 
     const start = Date.now();
     const storeWritesAtStart = { pg: pgProxy.writes(), redis: redisProxy.writes() };
+    const generatorCpuAtStart = process.cpuUsage();
     /** Each instance process's CPU seconds at its first and latest sample of the run (sign-ups and start-up excluded). */
     const cpuSeconds = new Map<string, { first: number; last: number }>();
     world.deadline = start + durationMs;
@@ -231,6 +232,8 @@ async function main(): Promise<void> {
       requestsPerSecond: answered / seconds,
       perInstance: answered / seconds / instanceCount,
       instanceCores: [...cpuSeconds.values()].reduce((sum, cpu) => sum + cpu.last - cpu.first, 0) / seconds,
+      /** This process: the clients, the fakes and the proxies. */
+      generatorCores: ((used) => (used.user + used.system) / 1e6 / seconds)(process.cpuUsage(generatorCpuAtStart)),
       postgresRoundTripsPerRequest: (pgProxy.writes() - storeWritesAtStart.pg) / answered,
       redisRoundTripsPerRequest: (redisProxy.writes() - storeWritesAtStart.redis) / answered,
     };
@@ -281,7 +284,7 @@ async function main(): Promise<void> {
     for (const verdict of verdicts) process.stdout.write(`${verdict.held ? 'held  ' : 'BROKEN'} ${verdict.name}: ${verdict.evidence}\n`);
     process.stdout.write(`${traffic.exchanges.length} requests in ${seconds.toFixed(0)} s; report: ${join(args.report, 'report.html')}\n`);
     process.stdout.write(
-      `sizing: ${sizing.requestsPerSecond.toFixed(0)} answers/s (${sizing.perInstance.toFixed(0)} per instance), the instances using ${sizing.instanceCores.toFixed(2)} cores; ` +
+      `sizing: ${sizing.requestsPerSecond.toFixed(0)} answers/s (${sizing.perInstance.toFixed(0)} per instance), the instances using ${sizing.instanceCores.toFixed(2)} cores, the load generator ${sizing.generatorCores.toFixed(2)}; ` +
         `per request ${sizing.postgresRoundTripsPerRequest.toFixed(2)} PostgreSQL and ${sizing.redisRoundTripsPerRequest.toFixed(2)} Redis round trips (background work included)\n`,
     );
     const broken = verdicts.filter((v) => !v.held).length;
