@@ -23,10 +23,7 @@ export interface HttpMetrics {
   readonly serve: RequestHandler;
 }
 
-/**
- * One registry per app (not prom-client's global one): the process metrics, the
- * request histogram, the database pool, and whatever the components expose (`collectors`).
- */
+/** One registry per app (not prom-client's global one): process, requests, database pool and the components' `collectors`. */
 export function createHttpMetrics(options: {
   db: Db;
   collectors: readonly Metric[];
@@ -82,9 +79,8 @@ function bearerMatches(header: string | undefined, token: string): boolean {
 }
 
 /**
- * The hot paths' connections, read at each scrape: in use, idle, waited for, and the most opened. On
- * PostgreSQL pg's pool (src/platform/pg-pool.ts; knex keeps 2 more for migrations and rare writes); on
- * SQLite the one connection, in use while a transaction is open on it.
+ * The hot paths' connections at each scrape: pg's pool (src/platform/pg-pool.ts; knex keeps 2 more for rare writes), or
+ * SQLite's one connection, in use while a transaction is open on it.
  */
 function poolCounts(db: Db): { used: number; free: number; pending: number; max: number } {
   const pg = pgPoolCounts(db);

@@ -87,10 +87,8 @@ export function entriesByOperation(table: readonly OperationRoute[], entries: re
 }
 
 /**
- * The handle step of a route: the operation's handler, given the request as its typed context, and its
- * answer written. With `validateResponses`, a JSON body goes through Express's `res.json`, where
- * express-openapi-validator checks it against the document; without (production), it is written as
- * `res.json` would write it, minus the work of Express's `send` on a body that is already a string.
+ * The handle step of a route: the operation's handler, given the request as its typed context, and its answer written:
+ * with `validateResponses` through `res.json`, where express-openapi-validator checks it; else as `res.json` writes it.
  */
 export function handle(entry: OperationEntry, { validateResponses }: { validateResponses: boolean }): RequestHandler {
   if ('writesOwnResponse' in entry) return entry.writesOwnResponse;
@@ -102,10 +100,7 @@ export function handle(entry: OperationEntry, { validateResponses }: { validateR
   };
 }
 
-/**
- * A request's context, its `caller` and `callerAccount` read when a handler asks: a class whose
- * getters are shared by every request, not an object literal making new getters for each.
- */
+/** A request's context, `caller` and `callerAccount` read when asked: a class's getters, not new ones for each request. */
 class CheckedRequest implements OperationContext<OperationId> {
   readonly body: never;
   readonly params: never;
@@ -116,8 +111,7 @@ class CheckedRequest implements OperationContext<OperationId> {
     readonly req: Request,
     private readonly res: Response,
   ) {
-    // The one place the checked request meets its types: the validator has matched it to this operation
-    // and checked (and coerced) its path, query and body against the operation's schemas.
+    // The one place the checked request meets its types: the validator has checked (and coerced) it for this operation.
     const checked: { body: unknown; query: unknown } = req;
     this.body = checked.body as never;
     // express-openapi-validator's match of the request to its operation holds the path parameters.

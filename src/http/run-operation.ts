@@ -24,9 +24,8 @@ export type RunOperation = (operationId: OperationId, caller: Caller, request: O
 type Json = Record<string, unknown>;
 
 /**
- * The operations of the table run without HTTP, as their routes run them: the same check of access
- * (every security scheme of the operation), the document's schemas of its parameters and body, the same
- * handler, and everything thrown translated into the one error type (http/error-translation.ts).
+ * The operations run without HTTP as their routes run them: the same access check, the document's schemas of their
+ * parameters and body, the same handler, and what it throws translated into the one error type (http/error-translation.ts).
  */
 export function createOperationRunner(document: Json, table: readonly OperationRoute[], entries: readonly OperationEntry[]): RunOperation {
   const routes = new Map(table.map((route) => [route.operationId, route]));

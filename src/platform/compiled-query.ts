@@ -4,23 +4,18 @@ import type pg from 'pg';
 import { pgPoolOf, releaseClient } from './pg-pool.js';
 import { runNamed, type NamedStatement } from './pg-run.js';
 import { idleSqliteConnection, sqliteConnectionWhenIdle } from './sqlite-connection.js';
-import { Transaction } from './transaction.js';
+import { databaseOf, Transaction } from './transaction.js';
 
 /**
- * A query shape written once with knex, compiled to SQL once per engine and prepared once per
- * connection: a better-sqlite3 statement kept beside its connection, or a named prepared statement
- * on PostgreSQL (`pg` parses a name once per connection and then only binds and executes). knex
- * compiles the query builder and prepares the statement again on every query; on a primary-key read
- * that was most of the data access's time. For the hot paths only: migrations and rare
- * queries stay plain knex.
+ * A query shape for the hot paths, written once with knex, compiled once per engine and prepared once per connection
+ * (a better-sqlite3 statement, or a pg named statement): knex compiling and preparing it again on every query was most
+ * of a primary-key read's time.
  *
- * `build` names the values with `$(0)`, `$(1)`, ...: placeholders that stand in for the values
- * given at each run. A placeholder compiles to `= ?` whatever is given later, so a value that may be
- * null needs the shape written for it (`whereNull`), as knex would have chosen for that value.
- * The statement runs on the connection of the handle it is given: the one a transaction of ours holds
- * (src/platform/transaction.ts); given the database, one from pg's pool for as long as it runs
- * (src/platform/pg-pool.ts), or SQLite's one connection once no transaction is open on it. In a knex
- * transaction (the rare writes) it goes through knex's `raw`, on that transaction's connection.
+ * `build` names the values with placeholders, `$(0)`, `$(1)`, ..., given at each run. A placeholder compiles to `= ?`
+ * whatever is given later, so a value that may be null needs the shape written for it (`whereNull`).
+ * The statement runs on the connection a transaction of ours holds (src/platform/transaction.ts); given the database,
+ * on one from pg's pool (src/platform/pg-pool.ts) or SQLite's one connection once idle; in a knex transaction, through
+ * its `raw`.
  */
 export interface CompiledQuery<Params extends readonly unknown[], Row> {
   all: (db: Queryable, params: Params) => Promise<Row[]>;
@@ -62,28 +57,26 @@ export function compiledQuery<Params extends readonly unknown[], Row = Record<st
     return query;
   };
   const execute = async (db: Queryable, params: readonly unknown[], mode: Mode): Promise<unknown> => {
-    if (db instanceof Transaction) {
-      const query = compiledFor(db.db);
-      return runOn(db.connection, query, query.values(params), mode);
-    }
-    const query = compiledFor(db);
+    const query = compiledFor(databaseOf(db));
     const values = query.values(params);
-    const pool = db.isTransaction || query.dialect !== 'pg' ? undefined : pgPoolOf(db);
-    if (pool !== undefined) {
-      const client = await pool.connect();
-      let failure: unknown;
-      try {
-        return await runOnPostgres(client, query, values, mode);
-      } catch (error) {
-        failure = error;
-        throw error;
-      } finally {
-        releaseClient(client, failure);
-      }
+    if (db instanceof Transaction) return runOn(db.connection, query, values, mode);
+    if (db.isTransaction) return runThroughKnex(db, query, values, mode);
+    if (query.dialect === 'better-sqlite3') {
+      const connection = idleSqliteConnection(db) ?? (await sqliteConnectionWhenIdle(db));
+      return runOn(connection, query, values, mode);
     }
-    if (db.isTransaction || query.dialect === 'pg') return runThroughKnex(db, query, values, mode);
-    const connection = idleSqliteConnection(db) ?? (await sqliteConnectionWhenIdle(db));
-    return runOnSqlite(connection as unknown as SqliteConnection, query, values, mode);
+    const pool = pgPoolOf(db);
+    if (pool === undefined) return runThroughKnex(db, query, values, mode);
+    const client = await pool.connect();
+    let failure: unknown;
+    try {
+      return await runOnPostgres(client, query, values, mode);
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      releaseClient(client, failure);
+    }
   };
   const executeNow = (trx: Transaction, params: readonly unknown[], mode: Mode): unknown => {
     const query = compiledFor(trx.db);
@@ -142,11 +135,8 @@ function compile(native: { sql: string; bindings: readonly unknown[] }, knexSql:
 }
 
 /**
- * SQLite's planner reads the value bound to a bare `LIMIT ?` or `OFFSET ?`, and so marks the statement
- * to be prepared again whenever that value is bound, which is every run: a primary-key read with
- * knex's `limit ?` cost twice the same read with `limit 1` (3.1 → 6.5 µs), a page of 10 tasks 16 → 25 µs
- * (SQLite 3.53). As an expression, `(? + 0)`, the value is not read by the planner (our statements'
- * plans do not depend on it) and the statement stays prepared.
+ * SQLite prepares a statement again on every run whose bare `LIMIT ?` or `OFFSET ?` is bound (a primary-key read:
+ * 3.1 → 6.5 µs); as an expression, `(? + 0)`, the value is not read by the planner and the statement stays prepared.
  */
 const limitNotPlanned = (sql: string) => sql.replace(/ (limit|offset) \?/g, ' $1 (? + 0)');
 
@@ -187,10 +177,8 @@ interface SqliteConnection {
 }
 
 /**
- * A statement that returns rows hands them over as arrays, made into objects here: better-sqlite3
- * makes each row object in C++, looking up every column's name as a V8 string again for every row,
- * which costs more than the read itself on a page of tasks; assigned in one order here, the rows
- * share one shape.
+ * A statement's rows come as arrays, made into objects here: better-sqlite3's own row objects, each column's name looked
+ * up again for every row, cost more than the read itself on a page of tasks.
  */
 class PreparedStatement {
   private readonly columns: readonly string[];

@@ -28,10 +28,7 @@ export interface RedisConnectionOptions {
   startupWaitMs?: number;
   /** After a failed command, how long to leave Redis alone before one request probes it again (default 1 s). */
   probeAfterMs?: number;
-  /**
-   * Called on every (re)connection of one Redis before it is reported up: load scripts here. Not
-   * called for a cluster, whose nodes come and go on their own: callers fall back to EVAL on NOSCRIPT.
-   */
+  /** Loads scripts on every (re)connection of one Redis before it is up; not for a cluster: callers fall back to EVAL on NOSCRIPT. */
   onConnect?: (client: RedisCommands) => Promise<unknown>;
 }
 
@@ -51,10 +48,8 @@ export class RedisTimeoutError extends Error {
 }
 
 /**
- * The official client, set up so that an outage costs nothing but per-process counting: commands
- * fail fast instead of queueing while disconnected (disableOfflineQueue) or hanging (`run` bounds
- * every call), the client reconnects by itself, and each outage is logged once when it starts and
- * once when it ends.
+ * The official client, set up so that an outage costs nothing but per-process counting: commands fail fast rather than
+ * queue (disableOfflineQueue) or hang (`run` bounds every call), and each outage is logged once as it starts and ends.
  */
 export class RedisConnection {
   readonly client: RedisCommands;
@@ -85,8 +80,7 @@ export class RedisConnection {
     };
     if (options.cluster) {
       this.redis = createCluster({ rootNodes: [{ url: options.url }], defaults: clientOptions, commandOptions: { timeout: 0 } });
-      // A node that fails is a failed command for whoever used it; the cluster as a whole is up or
-      // down for the fallback (docs/rate-limits.md), so one node's errors count like a lost connection.
+      // The cluster as a whole is up or down for the fallback (docs/rate-limits.md): one node's errors count as a lost connection.
       this.redis.on('node-error', (err: unknown) => this.noteFailure(err));
     } else {
       this.redis = createClient({ url: options.url, ...clientOptions });
@@ -102,8 +96,7 @@ export class RedisConnection {
     const connection = new RedisConnection(options);
     const connected = connection.redis.connect();
     if (options.cluster) {
-      // The cluster client has no 'ready' per reconnection: it is prepared once it has the slot map,
-      // or keeps trying to get it in the background.
+      // The cluster client has no 'ready' per reconnection: prepared once it has the slot map, retried in the background.
       connected.then(() => connection.prepare(), () => connection.connectClusterLater());
     } else connected.catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
@@ -122,9 +115,8 @@ export class RedisConnection {
   }
 
   /**
-   * Runs one call against Redis within the command timeout, or answers undefined without trying
-   * while Redis is down (then one caller at a time probes it, after `probeAfterMs`). Rejects when
-   * the call fails or times out; the failure is recorded.
+   * Runs one call within the command timeout, rejecting when it fails or times out; while Redis is down, answers
+   * undefined without trying (but for one probe at a time, after `probeAfterMs`).
    */
   async run<T>(call: (client: RedisCommands) => Promise<T>): Promise<T | undefined> {
     const attempt = this.mayTry();
@@ -186,10 +178,7 @@ export class RedisConnection {
     }
   }
 
-  /**
-   * Bounds the wait for the answer (the client's own timeout stops at the socket write and costs
-   * an AbortSignal per command): one watchdog timer for all calls is cheap on the hot path.
-   */
+  /** Bounds the wait for the answer with one watchdog timer for all calls: the client's own costs an AbortSignal per command. */
   private withinTimeout<T>(call: (client: RedisCommands) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const deadline: Deadline = { at: Date.now() + this.commandTimeoutMs, fail: reject };
@@ -210,8 +199,7 @@ export class RedisConnection {
 
   private failOverdue(): void {
     const now = Date.now();
-    // A tick this late means our own event loop was busy, not that Redis was slow: the answers
-    // may be waiting in the socket, to be read after this timer. Give the calls that time back.
+    // A late tick means our event loop was busy, not Redis slow (the answers may wait in the socket): give that time back.
     const lag = now - this.lastTick - WATCHDOG_INTERVAL_MS;
     this.lastTick = now;
     for (const deadline of this.deadlines) {

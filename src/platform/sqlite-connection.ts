@@ -14,11 +14,8 @@ export function sqliteConnectionMade(db: Knex, connection: SqliteConnection): vo
 }
 
 /**
- * SQLite's one connection while no transaction is open on it; else undefined (and always on
- * PostgreSQL). Work run on it at once, start to end without awaiting, cannot meet anyone else's:
- * better-sqlite3 runs in the calling thread, and a transaction (ours or knex's) is open on the
- * connection from its BEGIN to its end. A statement so skips its turn through knex's pool, which
- * costs more than a primary-key read itself (src/platform/compiled-query.ts).
+ * SQLite's one connection while no transaction is open on it, else undefined (always on PostgreSQL): work run on it
+ * without awaiting meets no one else's, and skips knex's pool, which costs more than a primary-key read itself.
  */
 export function idleSqliteConnection(db: Knex): SqliteConnection | undefined {
   const connection = sqliteConnections.get(db);

@@ -4,17 +4,10 @@ import { pgPoolOf } from './pg-pool.js';
 import { idleSqliteConnection, inSqliteTurn, sqliteConnectionWhenIdle } from './sqlite-connection.js';
 
 /**
- * A transaction on one connection, for the hot writes: on PostgreSQL one checked out of pg's pool
- * (src/platform/pg-pool.ts), on SQLite the one connection, taken in turn (src/platform/sqlite-connection.ts). knex makes a
- * new transactor (a whole knex instance) for every transaction and sends BEGIN and COMMIT through its
- * query machinery, prepared again each time: 10-16% of POST /tasks on SQLite (docs/benchmarks.md).
- * Here BEGIN, COMMIT and ROLLBACK are prepared once per connection (SQLite) or sent as simple queries
- * (PostgreSQL), and the statements inside are compiled queries (src/platform/compiled-query.ts) run
- * on the held connection.
- *
- * The connection is held from BEGIN to COMMIT or ROLLBACK: on SQLite, whose one connection serves the
- * whole process (src/platform/db.ts), other transactions and compiled queries wait for the end.
- * Rare writes are knex transactions begun by `knexTransaction`; `AnyTransaction` is what code both kinds reach takes.
+ * A transaction for the hot writes, held on one connection from BEGIN to its end: on PostgreSQL one from pg's pool
+ * (src/platform/pg-pool.ts), on SQLite the one connection, taken in turn (src/platform/sqlite-connection.ts). Its
+ * statements are compiled queries (src/platform/compiled-query.ts); knex's own transactions cost 10-16% of POST /tasks
+ * on SQLite (docs/benchmarks.md), so they serve only the rare writes (`knexTransaction`).
  */
 export class Transaction {
   private readonly committed: (() => void)[] = [];
@@ -37,9 +30,8 @@ export class Transaction {
   }
 
   /**
-   * Runs `callback` once the transaction commits, never when it rolls back: what it reacts to is then
-   * visible to everyone (in a nested transaction, once the outermost one commits). It must not throw:
-   * the write has committed, so its caller succeeds; an error it throws is left uncaught, as a bug.
+   * Runs `callback` once the outermost transaction commits, never after a rollback. It must not throw: the write has
+   * committed, so its caller succeeds, and an error it throws is left uncaught, as a bug.
    */
   afterCommit(callback: () => void): void {
     if (this.state === 'ended') throw new Error('afterCommit on a transaction that has ended');
@@ -50,24 +42,23 @@ export class Transaction {
   async run<T>(work: (trx: Transaction) => Promise<T>): Promise<T> {
     const { connection, control } = this.held;
     try {
-      await control.begin(connection);
+      await control.send(connection, control.begin);
       const result = await work(this);
       this.state = 'ended';
       if (this.held.broken !== undefined) throw this.held.broken;
-      await control.commit(connection);
+      // PostgreSQL answers COMMIT with ROLLBACK when a statement in the transaction (one the work did not wait for) failed.
+      if ((await control.send(connection, 'COMMIT'))?.command === 'ROLLBACK') throw new Error('COMMIT rolled back: a statement in the transaction had failed');
       runAll(this.committed);
       return result;
     } catch (error) {
       this.state = 'ended';
-      await this.rollBack(() => control.rollback(connection));
+      // After a failed COMMIT PostgreSQL has ended the transaction; a ROLLBACK then only warns.
+      await this.rollBack('ROLLBACK');
       throw error;
     }
   }
 
-  /**
-   * @internal transactionNow(): `work` in better-sqlite3's own transaction on the held connection: BEGIN
-   * IMMEDIATE, or a savepoint when this runs inside a transaction of ours; a throw rolls it back.
-   */
+  /** @internal transactionNow(): `work` in better-sqlite3's own transaction (BEGIN IMMEDIATE) on the held connection. */
   runNow<T>(work: (trx: Transaction) => T): T {
     const connection = this.held.connection as SqliteConnection;
     try {
@@ -102,15 +93,15 @@ export class Transaction {
     const nested = new Transaction(this.db, this.held, this.depth + 1);
     this.state = 'nested';
     try {
-      await control.savepoint(connection, name);
+      await control.send(connection, `SAVEPOINT ${name}`);
       let result: T;
       try {
         result = await work(nested);
         nested.state = 'ended';
-        await control.release(connection, name);
+        await control.send(connection, `RELEASE SAVEPOINT ${name}`);
       } catch (error) {
         nested.state = 'ended';
-        await this.rollBack(() => control.rollbackTo(connection, name));
+        await this.rollBack(`ROLLBACK TO SAVEPOINT ${name}`, `RELEASE SAVEPOINT ${name}`);
         throw error;
       }
       this.committed.push(...nested.committed);
@@ -121,13 +112,16 @@ export class Transaction {
   }
 
   /**
-   * Undoes the work; when that fails, the connection may still be in the transaction (or lost): on
-   * PostgreSQL, `transaction()` gives it back to be closed rather than handed out again; the
-   * transaction it belongs to can only roll back. (SQLite's next BEGIN on it fails, and that
-   * transaction's ROLLBACK ends the one left open.)
+   * Undoes the work with `statements`; when that fails, the connection may still be in the transaction (or lost), and is
+   * marked broken: on PostgreSQL `transaction()` has pg close it. (SQLite's next BEGIN on it fails, and that ROLLBACK ends it.)
    */
-  private async rollBack(undo: () => Promise<void> | void): Promise<void> {
-    if (this.held.broken !== undefined) return;
+  private async rollBack(...statements: string[]): Promise<void> {
+    const { connection, control } = this.held;
+    // An error can end SQLite's transaction by itself: then nothing is left to undo.
+    if (this.held.broken !== undefined || !control.isOpen(connection)) return;
+    const undo = async () => {
+      for (const sql of statements) await control.send(connection, sql);
+    };
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -147,10 +141,7 @@ export class Transaction {
 /** A write's transaction: ours on the hot paths, knex's on the rare ones (sync, connectors, pings). */
 export type AnyTransaction = Transaction | Knex.Transaction;
 
-/**
- * Runs `work` in a transaction: BEGIN (SQLite: BEGIN IMMEDIATE), the work, COMMIT; ROLLBACK when it
- * throws, and the throw goes on. Given a transaction of ours, `work` runs in a savepoint of it.
- */
+/** Runs `work` between BEGIN and COMMIT, or ROLLBACK when it throws (the throw goes on); given a transaction of ours, in a savepoint. */
 export async function transaction<T>(db: Knex | Transaction, work: (trx: Transaction) => Promise<T>): Promise<T> {
   if (db instanceof Transaction) return db.nest(work);
   // knex's transaction would be committed or rolled back by knex; a BEGIN on its connection would not nest.
@@ -174,10 +165,7 @@ export async function transaction<T>(db: Knex | Transaction, work: (trx: Transac
   }
 }
 
-/**
- * Runs `work` in knex's transaction (knex's public `db.transaction`), for the rare writes that use knex's
- * query builder; `afterCommit` on its handle runs a callback once it has committed.
- */
+/** Runs `work` in knex's transaction, for the rare writes built with knex; `afterCommit` on its handle waits for its commit. */
 export async function knexTransaction<T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   const committed: (() => void)[] = [];
   const begin = () =>
@@ -194,10 +182,7 @@ export async function knexTransaction<T>(db: Knex, work: (trx: Knex.Transaction)
 /** The after-commit callbacks of each knex transaction `knexTransaction` began. */
 const knexCommitHooks = new WeakMap<Knex, (() => void)[]>();
 
-/**
- * Runs `callback` once what was written through `db` has committed: at once outside a transaction,
- * after the commit of either kind of transaction, never after a rollback.
- */
+/** Runs `callback` once what was written through `db` has committed (at once outside a transaction), never after a rollback. */
 export function afterCommit(db: Knex | Transaction, callback: () => void): void {
   if (db instanceof Transaction) return db.afterCommit(callback);
   const hooks = knexCommitHooks.get(db);
@@ -207,17 +192,12 @@ export function afterCommit(db: Knex | Transaction, callback: () => void): void 
 }
 
 /**
- * SQLite: `work` run synchronously in better-sqlite3's own transaction (BEGIN IMMEDIATE; a savepoint
- * inside a transaction of ours), so nothing else runs on the connection in between; its after-commit
- * callbacks once the outermost transaction commits. The connection is the one `db` holds, or the
- * one connection: at once while no transaction is open on it, else once the open ones have ended
- * (src/platform/sqlite-connection.ts).
+ * SQLite: `work` run synchronously in better-sqlite3's own transaction (a savepoint inside one of ours), so nothing else
+ * runs on the connection in between; on the connection `db` holds, or the one connection once idle (src/platform/sqlite-connection.ts).
  */
 export async function transactionNow<T>(db: Knex | Transaction, work: (trx: Transaction) => T): Promise<T> {
   if (db instanceof Transaction) return db.nestNow(work);
-  const idle = idleSqliteConnection(db);
-  if (idle !== undefined) return new Transaction(db, { connection: idle, control: sqliteControl }).runNow(work);
-  const connection = await sqliteConnectionWhenIdle(db);
+  const connection = idleSqliteConnection(db) ?? (await sqliteConnectionWhenIdle(db));
   return new Transaction(db, { connection, control: sqliteControl }).runNow(work);
 }
 
@@ -234,13 +214,11 @@ interface HeldConnection {
 }
 
 interface Control {
-  begin: (connection: unknown) => Promise<void> | void;
-  commit: (connection: unknown) => Promise<void> | void;
-  /** Nothing to do when no transaction is open (an error can end SQLite's by itself). */
-  rollback: (connection: unknown) => Promise<void> | void;
-  savepoint: (connection: unknown, name: string) => Promise<void> | void;
-  release: (connection: unknown, name: string) => Promise<void> | void;
-  rollbackTo: (connection: unknown, name: string) => Promise<void> | void;
+  /** BEGIN as the engine should take it. */
+  begin: string;
+  /** Sends one statement on the connection: synchronously on SQLite, with pg's result on PostgreSQL. */
+  send: (connection: unknown, sql: string) => Promise<pg.QueryResult> | void;
+  isOpen: (connection: unknown) => boolean;
 }
 
 function controlOf(db: Knex): Control {
@@ -301,47 +279,17 @@ function runOnSqlite(connection: SqliteConnection, sql: string): void {
   statement.run();
 }
 
-const sqliteControl = {
-  // IMMEDIATE: the write lock at BEGIN, waiting out another process's writer (busy_timeout, src/platform/db.ts).
-  // knex's plain BEGIN takes it at the first write, and a transaction that read before it writes fails at
-  // once with SQLITE_BUSY when another process (a second instance on the same file) wrote in between.
-  begin: (connection) => runOnSqlite(connection as SqliteConnection, 'BEGIN IMMEDIATE'),
-  commit: (connection) => runOnSqlite(connection as SqliteConnection, 'COMMIT'),
-  rollback: (connection) => {
-    if ((connection as SqliteConnection).inTransaction) runOnSqlite(connection as SqliteConnection, 'ROLLBACK');
-  },
-  savepoint: (connection, name) => runOnSqlite(connection as SqliteConnection, `SAVEPOINT ${name}`),
-  release: (connection, name) => runOnSqlite(connection as SqliteConnection, `RELEASE ${name}`),
-  rollbackTo: (connection, name) => {
-    if (!(connection as SqliteConnection).inTransaction) return;
-    runOnSqlite(connection as SqliteConnection, `ROLLBACK TO ${name}`);
-    runOnSqlite(connection as SqliteConnection, `RELEASE ${name}`);
-  },
-} satisfies Control;
+const sqliteControl: Control = {
+  // IMMEDIATE: the write lock at BEGIN, waiting out another process's writer (busy_timeout, src/platform/db.ts), where
+  // a plain BEGIN that read before it wrote would fail at once with SQLITE_BUSY.
+  begin: 'BEGIN IMMEDIATE',
+  send: (connection, sql) => runOnSqlite(connection as SqliteConnection, sql),
+  isOpen: (connection) => (connection as SqliteConnection).inTransaction,
+};
 
 // Simple queries: one message each, nothing to parse on the server that a named statement would save.
-const onPostgres = async (connection: unknown, sql: string) => (connection as pg.PoolClient).query(sql);
-
 const postgresControl: Control = {
-  begin: async (connection) => {
-    await onPostgres(connection, 'BEGIN');
-  },
-  commit: async (connection) => {
-    // A transaction in which a statement failed (one the work did not wait for) answers COMMIT with ROLLBACK.
-    if ((await onPostgres(connection, 'COMMIT')).command === 'ROLLBACK') throw new Error('COMMIT rolled back: a statement in the transaction had failed');
-  },
-  // After a failed COMMIT the server has ended the transaction; a ROLLBACK then only warns.
-  rollback: async (connection) => {
-    await onPostgres(connection, 'ROLLBACK');
-  },
-  savepoint: async (connection, name) => {
-    await onPostgres(connection, `SAVEPOINT ${name}`);
-  },
-  release: async (connection, name) => {
-    await onPostgres(connection, `RELEASE SAVEPOINT ${name}`);
-  },
-  rollbackTo: async (connection, name) => {
-    await onPostgres(connection, `ROLLBACK TO SAVEPOINT ${name}`);
-    await onPostgres(connection, `RELEASE SAVEPOINT ${name}`);
-  },
+  begin: 'BEGIN',
+  send: (connection, sql) => (connection as pg.PoolClient).query(sql),
+  isOpen: () => true,
 };
