@@ -16,7 +16,7 @@ import { createInstance, type Instance } from './instances.js';
 import * as check from './invariants.js';
 import { Ledger } from './ledger.js';
 import { renderReport } from './report.js';
-import { startTcpFaultProxy } from './tcp-fault-proxy.js';
+import { startTcpFaultProxy } from '../../src/test-support/tcp-fault-proxy.js';
 import { Traffic } from './traffic.js';
 
 const root = new URL('../../', import.meta.url).pathname;

@@ -46,11 +46,7 @@ const PAGE_ERROR_RESPONSE = 'AuthorizationErrorPage';
 
 type Json = Record<string, unknown>;
 
-/**
- * Every operation of the document, read once at start-up, in the document's order. The one place
- * that reads paths: the routes (http/routes.ts), the limiter's budgets and the MCP tools are built
- * from these rows.
- */
+/** Every operation of the document in its order, read once at start-up: routes, budgets and MCP tools are built from these rows. */
 export function operationTable(document: Json): readonly OperationRoute[] {
   const documentSecurity = (document.security ?? []) as SecurityRequirement[];
   const rows: OperationRoute[] = [];

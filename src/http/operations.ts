@@ -36,10 +36,7 @@ export type Answer<Id extends OperationId> = {
     : { body: ContentOf<Responses<Id>[S]> });
 }[Status<Id>];
 
-/**
- * The sign-in pages (consent, device) are rendered by services that pick the page's status among those
- * their forms can end in (200, a 400 for a request that cannot go on, a 429 for a locked sign-in).
- */
+/** The sign-in pages (consent, device) pick their status among those their forms end in: 200, 400, or 429 for a locked sign-in. */
 export interface PageAnswer {
   status: 200 | 400 | 429;
   headers: Record<string, string>;
@@ -50,10 +47,7 @@ type AnswerOf<Id extends OperationId> = Answer<Id> | (ContentOf<Responses<Id>[St
 
 export type OperationHandler<Id extends OperationId> = (context: OperationContext<Id>) => Promise<AnswerOf<Id>> | AnswerOf<Id>;
 
-/**
- * What serves one operation of the document: a handler of its typed input (most), or, for the few
- * that write their own response (the probes, /metrics, the docs, /mcp), an Express handler.
- */
+/** What serves one operation: a handler of its typed input, or an Express handler for the few that write their own response (probes, /metrics, /mcp). */
 export type OperationEntry =
   | { [Id in OperationId]: { readonly operationId: Id; readonly handler: OperationHandler<Id> } }[OperationId]
   | { readonly operationId: OperationId; readonly writesOwnResponse: RequestHandler };
@@ -69,10 +63,7 @@ export function ownResponse(operationId: OperationId, writesOwnResponse: Request
   return { operationId, writesOwnResponse };
 }
 
-/**
- * The entry of every operation of the table, by operationId. Fails at start-up, in one line, on an
- * operation of the document that nothing serves, an entry the document does not have, or one served twice.
- */
+/** Every operation's entry by operationId; fails at start-up on an operation nothing serves, an entry the document lacks, or one served twice. */
 export function entriesByOperation(table: readonly OperationRoute[], entries: readonly OperationEntry[]): ReadonlyMap<OperationId, OperationEntry> {
   const documented = new Set<string>(table.map((row) => row.operationId));
   const served = new Map<OperationId, OperationEntry>();
@@ -86,10 +77,7 @@ export function entriesByOperation(table: readonly OperationRoute[], entries: re
   return served;
 }
 
-/**
- * The handle step of a route: the operation's handler, given the request as its typed context, and its answer written:
- * with `validateResponses` through `res.json`, where express-openapi-validator checks it; else as `res.json` writes it.
- */
+/** A route's handle step: the handler on the typed context; its answer through `res.json` where responses are validated, else written as `res.json` would. */
 export function handle(entry: OperationEntry, { validateResponses }: { validateResponses: boolean }): RequestHandler {
   if ('writesOwnResponse' in entry) return entry.writesOwnResponse;
   // One context type for every entry: each handler was registered under its own operation's types.

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { connect, createServer, type Socket } from 'node:net';
+import { createServer } from 'node:net';
 import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMigratedDb, engines, insertAccount, insertConnectorAccount, type MigratedDb } from '../test-support/databases.js';
 import { compiledQuery } from './compiled-query.js';
 import { databaseFailure, isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './database-errors.js';
 import { closeDb, createDb } from './db.js';
+import { startTcpFaultProxy } from '../test-support/tcp-fault-proxy.js';
 
 const failureOf = (write: Promise<unknown>): Promise<unknown> => write.then(() => expect.fail('the write succeeded'), (err: unknown) => err);
 
@@ -66,28 +67,18 @@ describe('a PostgreSQL connection cut under the client', () => {
   });
 
   it('is unavailable when the connection is cut under a knex query (knex puts the statement before the message)', async () => {
-    const open = new Set<Socket>();
-    const proxy = createServer((client) => {
-      const upstream = connect(5432, '127.0.0.1');
-      for (const socket of [client, upstream]) {
-        open.add(socket);
-        socket.on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const { port } = proxy.address() as { port: number };
-    const db = knexFactory({ client: 'pg', connection: `postgres://postgres@127.0.0.1:${port}/postgres`, pool: { min: 0, max: 1 } });
+    const proxy = await startTcpFaultProxy({ host: '127.0.0.1', port: 5432 });
+    const db = knexFactory({ client: 'pg', connection: `postgres://postgres@127.0.0.1:${proxy.port}/postgres`, pool: { min: 0, max: 1 } });
     try {
       await db.raw('select 1');
       const cut = failureOf(db.raw('select pg_sleep(5)'));
-      setTimeout(() => open.forEach((socket) => socket.destroy()), 200);
+      setTimeout(proxy.cut, 200);
       const err = await cut;
       expect((err as Error).message).toMatch(/^select pg_sleep\(5\) - /);
       expect(isDatabaseUnavailable(err)).toBe(true);
     } finally {
       await db.destroy();
-      proxy.close();
+      await proxy.close();
     }
   });
 

@@ -14,10 +14,7 @@ export interface NamedStatement {
 
 let renamed = 0;
 
-/**
- * Runs a named statement through pg's query config (`name` prepares it once per connection) and makes
- * its rows as objects with every column by name.
- */
+/** Runs a named statement through pg's query config (`name` prepares it once per connection); rows as objects by column name. */
 export async function runNamed(client: pg.ClientBase, statement: NamedStatement, values: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number }> {
   let result: pg.QueryResult<unknown[]>;
   try {
@@ -38,12 +35,9 @@ export async function runNamed(client: pg.ClientBase, statement: NamedStatement,
 }
 
 /**
- * The function that makes a row of these columns from its values, compiled once per statement (as ajv
- * compiles the validator's schemas): one object literal with every column, where a loop assigning
- * column by column showed up in the profile of a page of 100 tasks (bench/pipeline.bench.ts). The names
- * are written as JSON string literals, so any name is only a name; `__proto__` as a computed key, which
- * defines a column of that name where the plain key would set the row's prototype. A column named
- * twice keeps its last value, as pg's own rows do.
+ * A row of these columns as one object literal, compiled once per statement (a loop assigning column by
+ * column showed in the profile of a page of 100 tasks). Names are JSON literals; `__proto__` a computed
+ * key, so it is a column and not the row's prototype; a column named twice keeps its last value, as in pg.
  */
 export function rowMaker(names: readonly string[]): RowMaker {
   const key = (name: string) => (name === '__proto__' ? '["__proto__"]' : JSON.stringify(name));

@@ -26,9 +26,10 @@ export function idleSqliteConnection(db: Knex): SqliteConnection | undefined {
 const turns = new WeakMap<Knex, Promise<void>>();
 
 /**
- * Runs `work` once every transaction queued before it on this SQLite database has ended. Our
- * transactions and knexTransaction's (src/platform/transaction.ts) hold the one connection across
- * awaits, so they take turns here: two must never interleave their statements on it.
+ * Runs `work` once every transaction queued before it has ended: ours and knexTransaction's
+ * (src/platform/transaction.ts) hold the one connection across awaits, so they take turns here. Ours
+ * await only compiled statements, which better-sqlite3 runs at once, so no other request's knex
+ * statement can run inside one.
  */
 export async function inSqliteTurn<T>(db: Knex, work: () => Promise<T>): Promise<T> {
   const before = turns.get(db);
@@ -46,11 +47,9 @@ export async function inSqliteTurn<T>(db: Knex, work: () => Promise<T>): Promise
 }
 
 /**
- * SQLite's one connection once no transaction is open on it, to run work on at once (as
- * `idleSqliteConnection`): after the transactions queued (`inSqliteTurn`; from inside a turn, `ownTurn`,
- * only a knex transaction begun elsewhere is waited for). Else knex's pool hands the connection out
- * once free, making it if need be; a connection a failed rollback left in a transaction is then given
- * as it is, and the next BEGIN on it fails, as it would with knex.
+ * SQLite's one connection once no transaction is open on it: after the queued turns (from inside one,
+ * `ownTurn`, only a knex transaction begun elsewhere), else once knex's pool hands it out (a connection
+ * a failed rollback left in a transaction is then given as it is, and its next BEGIN fails, as with knex).
  */
 export async function sqliteConnectionWhenIdle(db: Knex, ownTurn = false): Promise<SqliteConnection> {
   for (let askedPool = false; ; ) {
