@@ -21,10 +21,7 @@ export function databaseFailure(err: unknown): DatabaseFailure | undefined {
 }
 
 /** knex writes the statement before the driver's message of a failed query: "select ... - Connection terminated unexpectedly". */
-function driverMessage(message: string): string {
-  const at = message.lastIndexOf(' - ');
-  return at < 0 ? message : message.slice(at + 3);
-}
+const driverMessage = (message: string): string => message.split(' - ').at(-1)!;
 
 export const isUniqueViolation = (err: unknown): boolean => databaseFailure(err) === 'unique-violation';
 export const isForeignKeyViolation = (err: unknown): boolean => databaseFailure(err) === 'foreign-key-violation';

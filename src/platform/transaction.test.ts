@@ -120,14 +120,13 @@ describe.each(engines)('transaction on %s', (engine) => {
   it('a knex statement sent while a transaction is open is not part of it: kept when the transaction rolls back', async () => {
     const [mine, theirs] = [await insertAccount(db, 0), await insertAccount(db, 0)];
     let knexWrite: Promise<unknown> | undefined;
-    await expect(
-      transaction(db, async (trx) => {
-        await addOne.run(trx, [mine]);
-        knexWrite = db('accounts').where('id', theirs).update({ task_count: 7 }).then((changed) => changed);
-        for (let i = 0; i < 5; i++) await addOne.run(trx, [mine]);
-        throw new Error('roll back');
-      }),
-    ).rejects.toThrow('roll back');
+    const rolledBack = transaction(db, async (trx) => {
+      await addOne.run(trx, [mine]);
+      knexWrite = db('accounts').where('id', theirs).update({ task_count: 7 }).then((changed) => changed);
+      for (let i = 0; i < 5; i++) await addOne.run(trx, [mine]);
+      throw new Error('roll back');
+    });
+    await expect(rolledBack).rejects.toThrow('roll back');
     await knexWrite;
     expect([await count(mine), await count(theirs)]).toEqual([0, 7]);
   });

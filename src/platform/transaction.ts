@@ -13,9 +13,8 @@ export class Transaction {
   private readonly committed: (() => void)[] = [];
   private state: 'open' | 'nested' | 'ended' = 'open';
 
-  /** Made by `transaction()`. */
+  /** Made by `transaction()`; `db` is what its statements are compiled for. */
   constructor(
-    /** The database: what its statements are compiled for. */
     readonly db: Knex,
     private readonly held: HeldConnection,
     private readonly depth = 0,
@@ -191,10 +190,7 @@ export function afterCommit(db: Knex | Transaction, callback: () => void): void 
   else callback();
 }
 
-/**
- * SQLite: `work` run synchronously in better-sqlite3's own transaction (a savepoint inside one of ours), so nothing else
- * runs on the connection in between; on the connection `db` holds, or the one connection once idle (src/platform/sqlite-connection.ts).
- */
+/** SQLite: `work` run synchronously in better-sqlite3's own transaction (a savepoint in one of ours): nothing else runs on the connection meanwhile. */
 export async function transactionNow<T>(db: Knex | Transaction, work: (trx: Transaction) => T): Promise<T> {
   if (db instanceof Transaction) return db.nestNow(work);
   const connection = idleSqliteConnection(db) ?? (await sqliteConnectionWhenIdle(db));
