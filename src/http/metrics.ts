@@ -79,7 +79,7 @@ function bearerMatches(header: string | undefined, token: string): boolean {
 }
 
 /**
- * The hot paths' connections at each scrape: pg's pool (src/platform/pg-pool.ts; knex keeps 2 more for rare writes), or
+ * The hot paths' connections at each scrape: pg's pool (src/platform/pg-pool.ts; knex keeps 4 more for its own paths), or
  * SQLite's one connection, in use while a transaction is open on it.
  */
 function poolCounts(db: Db): { used: number; free: number; pending: number; max: number } {

@@ -15,9 +15,9 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export function createDb(database: Config['database']): Db {
   if (database.client === 'postgres') {
-    // 10 connections per instance in all (docs/production.md): 8 for the hot paths, 2 for knex's migrations and rare writes.
-    const db = knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 2 } });
-    pgPoolMade(db, database.url, 8);
+    // 10 connections per instance (docs/production.md): 6 for the hot paths, 4 for knex, whose transactions may read beside them.
+    const db = knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 4 } });
+    pgPoolMade(db, database.url, 6);
     return db;
   }
   if (database.filename !== ':memory:') mkdirSync(dirname(database.filename), { recursive: true });
