@@ -15,7 +15,7 @@ import knexFactory from 'knex';
 import { Client } from 'undici';
 import { loadConfig, type Config } from '../src/config.js';
 import { createHttpServer } from '../src/http/http-server.js';
-import { createDb, isPostgres, migrate, type Db } from '../src/platform/db.js';
+import { closeDb, createDb, isPostgres, migrate, type Db } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
 import { projectRoot } from '../src/platform/paths.js';
 import { createService, type Service, type ServiceOverrides } from '../src/wiring.js';
@@ -157,7 +157,7 @@ export async function serveApp(where: Engine | string, settings: Record<string, 
     server.closeAllConnections();
     server.close();
     await service.components.stop();
-    await service.db.destroy();
+    await closeDb(service.db);
     await database?.drop();
   };
   return { ...service, config, server, url: urlOf(server), close };

@@ -8,6 +8,7 @@ import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
+import { closeDb } from '../src/platform/db.js';
 import { startExpressFloor, startNodeFloor } from './floors.js';
 import {
   answerTheBench,
@@ -106,11 +107,11 @@ export async function start(engine: Engine): Promise<{ targets: RunningTarget[];
         const db = await openDb(database.url);
         await db('accounts').insert(await source('accounts').where('id', accountId));
         await db.batchInsert('tasks', await source('tasks').where('account_id', accountId), 100);
-        await db.destroy();
+        await closeDb(db);
         floors.push(await spawnTarget(name, database, on.token));
       }
     } finally {
-      await source.destroy();
+      await closeDb(source);
     }
     return { targets: [...floors, off, on], stop };
   } catch (error) {

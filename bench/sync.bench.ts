@@ -7,7 +7,7 @@ import { createCredentialsCipher } from '../src/connectors/credentials-cipher.js
 import { icalConnector } from '../src/connectors/ical.connector.js';
 import { createSafeFetch } from '../src/connectors/safe-fetch.js';
 import { createSyncService } from '../src/connectors/sync.service.js';
-import type { Db } from '../src/platform/db.js';
+import { closeDb, type Db } from '../src/platform/db.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createTasksForSync, type ExternalTask } from '../src/tasks/tasks.component.js';
 import { createDatabase, ENGINES, median, openDb } from './harness.js';
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
       process.stdout.write(`${engine}\n  sync job             ${fmt(median(syncs))}\n  knex insert ceiling  ${fmt(median(ceilings))}\n`);
       process.stdout.write(`  ratio ${ratio.toFixed(2)}x  (target <= ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'MISSED'})\n\n`);
     } finally {
-      await db.destroy();
+      await closeDb(db);
       await database.drop();
     }
   }

@@ -66,7 +66,7 @@ export function compiledQuery<Params extends readonly unknown[], Row = Record<st
       return runOn(connection, query, values, mode);
     }
     const pool = pgPoolOf(db);
-    if (pool === undefined) return runThroughKnex(db, query, values, mode);
+    if (pool === undefined) throw new Error('compiledQuery: a PostgreSQL database made by createDb (src/platform/db.ts)');
     const client = await pool.connect();
     let failure: unknown;
     try {
