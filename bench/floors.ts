@@ -12,7 +12,7 @@ import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import { messageClassesOf, useOwnMessageClasses } from '../src/http/message-classes.js';
 import { toIso } from '../src/platform/time.js';
-import { decodeCursor, encodeCursor } from '../src/platform/page-cursor.js';
+
 import { toTask } from '../src/tasks/tasks.presenter.js';
 import type { PagePosition, TaskRow } from '../src/tasks/tasks.repository.js';
 import { HIGH_LIMIT, urlOf } from './harness.js';
@@ -169,10 +169,10 @@ function floorWork(settings: FloorSettings) {
       return account && { id: account.id, email: account.email, name: account.name, createdAt: toIso(account.created_at) };
     },
     async list(accountId: string, limit: number, cursor: string | undefined): Promise<unknown> {
-      const found = await rows.page(accountId, cursor ? decodeCursor(cursor) : undefined, limit + 1);
+      const found = await rows.page(accountId, cursor ? positionOf(cursor) : undefined, limit + 1);
       const page = found.slice(0, limit);
       const last = page.at(-1);
-      return { items: page.map(toTask), nextCursor: found.length > limit && last ? encodeCursor({ createdAt: Number(last.created_at), id: last.id }) : null };
+      return { items: page.map(toTask), nextCursor: found.length > limit && last ? Buffer.from(JSON.stringify(['plain', Number(last.created_at), last.id])).toString('base64url') : null };
     },
     async create(accountId: string, input: { title: string; notes?: string | null; priority?: number; labels?: string[] }): Promise<unknown> {
       const now = Date.now();
@@ -279,4 +279,10 @@ export function startExpressFloor(settings: FloorSettings): Promise<Floor> {
     else res.status(409).json({ code: 'QUOTA_EXCEEDED' });
   });
   return listen(messageClassesOf(app), app, work.rows);
+}
+
+/** A plain list's cursor as the API writes it (src/tasks/task-list-cursor.ts): its last two values are the row's createdAt and id. */
+function positionOf(cursor: string): { createdAt: number; id: string } {
+  const [createdAt, id] = (JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [number, string][]).slice(-2) as unknown as [number, string];
+  return { createdAt, id };
 }

@@ -4,7 +4,6 @@
 import { performance } from 'node:perf_hooks';
 import { Client } from 'undici';
 import type { Db } from '../src/platform/db.js';
-import { decodeCursor } from '../src/platform/page-cursor.js';
 import { startNodeFloor, type Floor } from './floors.js';
 import { BENCH_JWT_SECRET, call, ENGINES, percentiles, register, seedTasks, serveApp, type Engine, type Figures } from './harness.js';
 
@@ -15,8 +14,9 @@ const WALKS = 10;
 /** The ceiling: the same page query with knex, no HTTP, no app. */
 function readPageWithKnex(db: Db, accountId: string, cursor: string | null) {
   const query = db('tasks').select('*').where('account_id', accountId);
-  const after = cursor ? decodeCursor(cursor) : undefined;
-  if (after) query.andWhereRaw('(created_at, id) > (?, ?)', [after.createdAt, after.id]);
+  // A plain list's cursor ends with the last row's createdAt and id (src/tasks/task-list-cursor.ts).
+  const after = cursor ? (JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[]).slice(-2) : undefined;
+  if (after) query.andWhereRaw('(created_at, id) > (?, ?)', after as [number, string]);
   return query.orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(PAGE + 1);
 }
 

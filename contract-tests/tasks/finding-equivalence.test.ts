@@ -9,7 +9,9 @@ import { dataOf, signedInClient, startServer, type TestServer } from '../support
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ env: { RATE_LIMIT_BURST_PER_MINUTE: '100000', RATE_LIMIT_SUSTAINED_PER_HOUR: '1000000' } });
+  server = await startServer({
+    env: { RATE_LIMIT_BURST_PER_MINUTE: '100000', RATE_LIMIT_SUSTAINED_PER_HOUR: '1000000', RATE_LIMIT_CLIENT_BURST_PER_MINUTE: '100000', RATE_LIMIT_CLIENT_SUSTAINED_PER_HOUR: '1000000' },
+  });
 });
 afterAll(async () => {
   await server?.stop();
@@ -115,6 +117,28 @@ describe('finding tasks: the server and the SDK matcher mean the same', () => {
     );
     // The queries told tasks apart often enough for the comparison to mean something.
     expect(tellingApart / asked).toBeGreaterThan(0.25);
+  }, 240_000);
+});
+
+describe('finding tasks among many: where a word or label matches hundreds of tasks', () => {
+  it('on 450 generated tasks, generated queries in pages of 40 to 60 equal taskMatches in compareTasks order', async () => {
+    const { client } = await signedInClient(server);
+    const tasks = fc.sample(newTask, { numRuns: 450, seed: 42 });
+    // Every task labelled and titled alike too, so that a label and a word match more than SQLite sorts at once.
+    for (let i = 0; i < tasks.length; i += 25) {
+      await Promise.all(tasks.slice(i, i + 25).map(async (task) => dataOf(await client.createTask({ ...task, title: `Report ${task.title}`, labels: [...new Set([...task.labels!, 'Every'])] }))));
+    }
+    const stored: Task[] = [];
+    for await (const task of client.listAllTasks({ limit: 200 })) stored.push(task);
+    expect(stored).toHaveLength(450);
+    const wide = fc.oneof(query, fc.constantFrom({ sort: 'due' as const, q: 'rep' }, { sort: '-updated' as const, label: ['EVERY'] }, { sort: 'priority' as const, label: ['every', 'home'] }));
+    await fc.assert(
+      fc.asyncProperty(wide, fc.integer({ min: 40, max: 60 }), async (q, limit) => {
+        const expected = stored.filter((task) => taskMatches(q, task)).sort(compareTasks(q.sort)).map((task) => task.id);
+        expect(await walk(client, q, limit), JSON.stringify(q)).toEqual(expected);
+      }),
+      { numRuns: 25 },
+    );
   }, 240_000);
 });
 

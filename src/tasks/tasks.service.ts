@@ -3,14 +3,14 @@ import type { components } from '../../generated/api.js';
 import type { Db } from '../platform/db.js';
 import { errors } from '../platform/errors.js';
 import { transaction, type Transaction } from '../platform/transaction.js';
-import { isRfc3339Instant, toIso } from '../platform/time.js';
+import { toIso } from '../platform/time.js';
 import type { ChangeCursors } from './change-cursor.js';
 import { forgetExpiredKeys, onceForKey, type StoredResponse } from './idempotency.js';
 import type { TaskChangeRecorder } from './task-changes.js';
-import { labelKey, searchWords, type TaskSort } from '../../sdk/src/task-query.js';
-import { MAX_INDEXED_WORD } from './task-index.repository.js';
+import type { TaskSort } from '../../sdk/src/task-query.js';
+import { taskFilters, toEpoch } from './task-filters.js';
 import { decodeTaskCursor, encodeTaskCursor, viewDigest } from './task-list-cursor.js';
-import { findTaskPage, listLabels, positionOf, type TaskFilters } from './task-search.repository.js';
+import { findTaskPage, listLabels, positionOf } from './task-search.repository.js';
 import { lastChangeNumber, listChangesAfter, purgeTombstones, type FeedRow } from './task-feed.repository.js';
 import { releaseTaskPlaceForDelete, usedTaskPlaces } from './task-quota.js';
 import { toTask } from './tasks.presenter.js';
@@ -212,40 +212,9 @@ function toChange(row: FeedRow): TaskChangeItem {
   return { kind: 'upserted', task: toTask(row) };
 }
 
-/** The filters of a list request as the index compares them; times checked as for a write. */
-function taskFilters(query: ListQuery): TaskFilters {
-  const optionalTime = (value: string | undefined, path: string) => (value === undefined ? undefined : toEpoch(value, path));
-  return {
-    status: query.status ?? 'all',
-    wordRanges: searchWords(query.q).map((word) => {
-      const from = word.slice(0, MAX_INDEXED_WORD);
-      return [from, from + LAST_CODE_POINT];
-    }),
-    labelKeys: [...new Set((query.label ?? []).map(labelKey))],
-    priorities: [...new Set(query.priority ?? [])],
-    dueAfter: optionalTime(query.dueAfter, '/query/dueAfter'),
-    dueBefore: optionalTime(query.dueBefore, '/query/dueBefore'),
-    hasDue: query.hasDue,
-    updatedSince: optionalTime(query.updatedSince, '/query/updatedSince'),
-  };
-}
-
-/** Sorts after every word that starts with the same letters: no word holds it (it is not a letter). */
-const LAST_CODE_POINT = String.fromCodePoint(0x10ffff);
-
 /** The view of a list with no filters and the default sort: what a cursor from before filters existed was made for. */
 const PLAIN_LIST_VIEW = viewDigest(taskFilters({}), 'created');
 
 function toEpochOrNull(value: string | null | undefined, path: string): number | null {
   return value === null || value === undefined ? null : toEpoch(value, path);
-}
-
-/** The document has checked the RFC 3339 shape; a few valid ones (a leap second, a year outside 0000–9999 in UTC) still have no instant here. */
-function toEpoch(value: string, path: string): number {
-  const epochMs = Date.parse(value.toUpperCase());
-  // An offset can carry a valid RFC 3339 time past year 0000 or 9999 once it is in UTC.
-  if (!isRfc3339Instant(epochMs)) {
-    throw errors.validation([{ path, message: 'is not a time this service can store' }]);
-  }
-  return epochMs;
 }

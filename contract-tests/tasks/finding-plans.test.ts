@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { closeDb, createDb, isPostgres, migrate, type Db } from '../../src/platform/db.js';
+import { taskFilters } from '../../src/tasks/task-filters.js';
+import { findTaskPage, pageStatement, positionOf, type PageRequest } from '../../src/tasks/task-search.repository.js';
+import { listQueryOf, searchShapes, seedSearchCorpus } from '../../src/test-support/search-corpus.js';
+import { createTestDatabase, type TestDatabase } from '../support/server.js';
+
+// Every query shape of the search bench (bench/search.bench.ts), first page and a page after a cursor,
+// is answered from indexes: PostgreSQL, on data of the bench's size after ANALYZE, plans no sequential
+// scan of the tasks table; SQLite, which keeps no statistics, plans no full scan of it.
+
+const postgres = process.env.TEST_DATABASE === 'postgres';
+const ACCOUNTS = postgres ? 10 : 2;
+const PER_ACCOUNT = postgres ? 10_000 : 2_000;
+
+let database: TestDatabase;
+let db: Db;
+let accountId: string;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = createDb(loadConfig({ DATABASE_URL: database.url }).database);
+  await migrate(db);
+  const ids = Array.from({ length: ACCOUNTS }, () => randomUUID());
+  await db('accounts').insert(ids.map((id) => ({ id, email: `${id}@example.com`, password_hash: 'not a hash', created_at: Date.now() })));
+  await seedSearchCorpus(db, ids, PER_ACCOUNT);
+  if (isPostgres(db)) await db.raw('analyze');
+  accountId = ids[0]!;
+}, 300_000);
+afterAll(async () => {
+  if (db) await closeDb(db);
+  await database?.drop();
+});
+
+/** The plan's lines that read the whole tasks table. */
+async function fullScansOfTasks(page: PageRequest): Promise<string[]> {
+  const { sql, bindings } = await pageStatement(db, accountId, page);
+  if (isPostgres(db)) {
+    const [{ 'QUERY PLAN': plan }] = (await db.raw(`explain (format json) ${sql.replace(/\$\d+/g, '?')}`, bindings as never[])).rows;
+    const scans: string[] = [];
+    const visit = (node: { 'Node Type': string; 'Relation Name'?: string; Plans?: unknown[] }) => {
+      if (node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'tasks') scans.push(JSON.stringify(node).slice(0, 300));
+      for (const child of node.Plans ?? []) visit(child as typeof node);
+    };
+    visit(plan[0].Plan);
+    return scans;
+  }
+  const plan = (await db.raw(`explain query plan ${sql}`, bindings as never[])) as { detail: string }[];
+  return plan.map((step) => step.detail).filter((detail) => /^SCAN (t|tasks)\b/.test(detail));
+}
+
+describe(`the search shapes' plans (${postgres ? 'PostgreSQL after ANALYZE' : 'SQLite'})`, () => {
+  for (const shape of searchShapes()) {
+    it(`${shape.name}: no full scan of tasks, first page or after a cursor`, async () => {
+      const query = listQueryOf(shape.query);
+      const page: PageRequest = { filters: taskFilters(query), sort: query.sort ?? 'created', limit: 51 };
+      expect(await fullScansOfTasks(page)).toEqual([]);
+      const first = await findTaskPage(db, accountId, page);
+      if (first.length > 0) expect(await fullScansOfTasks({ ...page, after: positionOf(page.sort, first.at(-1)!) })).toEqual([]);
+    });
+  }
+});
