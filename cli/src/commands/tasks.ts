@@ -19,6 +19,11 @@ const COLUMNS: Column<Task>[] = [
   { title: 'LABELS', value: (task) => task.labels.join(','), max: 30 },
 ];
 
+const LABEL_COLUMNS: Column<components['schemas']['LabelList']['items'][number]>[] = [
+  { title: 'LABEL', value: (label) => label.name, max: 50 },
+  { title: 'OPEN TASKS', value: (label) => label.openTasks },
+];
+
 export function taskCommands(program: Command, run: WithContext): void {
   const tasks = program.command('tasks').description('List, add, show, edit, complete and remove tasks');
 
@@ -30,16 +35,33 @@ export function taskCommands(program: Command, run: WithContext): void {
     .option('--cursor <cursor>', 'the page after this cursor (from the previous page)')
     .option('--updated-since <time>', 'only tasks changed since this time (RFC 3339 or YYYY-MM-DD), read from the change feed: every page')
     .option('--all', 'walk every page')
+    .option('-q, --search <words>', 'only tasks with a word starting with each of these words, in the title or the notes (no case, no accents)')
+    .option('--label <label>', 'only tasks with this label, any case (repeat: every one of them)', collect, [])
+    .option('--priority <1-4>', 'only tasks of this priority (repeat: any of them)', collect, [])
+    .option('--due-after <time>', 'only tasks due at or after this time (RFC 3339 or YYYY-MM-DD)')
+    .option('--due-before <time>', 'only tasks due before this time (RFC 3339 or YYYY-MM-DD)')
+    .addOption(new Option('--sort <order>', 'created (oldest first), -created (newest first), updated, -updated, due (soonest first), priority').choices(SORTS))
     .option('--changed-since <cursor>', 'what changed (deletions included) since a cursor an earlier run printed; "start" for every task and a first cursor')
     .addHelpText(
       'after',
-      '\nExamples:\n  taskctl tasks list\n  taskctl tasks list --status open --all\n  taskctl tasks list --json | jq -r ".items[].title"\n  taskctl tasks list --changed-since start\n  taskctl tasks list --changed-since <cursor from the last run>',
+      [
+        '\nExamples:',
+        '  taskctl tasks list',
+        '  taskctl tasks list --status open --all',
+        '  taskctl tasks list -q "rent" --label home --sort due',
+        '  taskctl tasks list --status open --priority 1 --priority 2 --due-before 2026-12-08',
+        '  taskctl tasks list --json | jq -r ".items[].title"',
+        '  taskctl tasks list --changed-since start',
+        '  taskctl tasks list --changed-since <cursor from the last run>',
+        '\nA --cursor belongs to the filters and --sort of its page: send the same ones with it.',
+      ].join('\n'),
     )
     .action(
-      run(async (context, options: { status: 'open' | 'completed' | 'all'; limit: string; cursor?: string; updatedSince?: string; all?: boolean; changedSince?: string }) => {
+      run(async (context, options: ListOptions) => {
+        const filters = listFilters(options);
         if (options.changedSince !== undefined) {
-          if (options.cursor || options.all || options.updatedSince || options.status !== 'all') {
-            throw usageError('--changed-since follows the change feed by itself: leave out --cursor, --all, --updated-since and --status.');
+          if (options.cursor || options.all || options.updatedSince || options.status !== 'all' || Object.keys(filters).length > 0) {
+            throw usageError('--changed-since follows the change feed by itself: leave out --cursor, --all, --updated-since, --status and the filters.');
           }
           await listChanges(context, options.changedSince === 'start' ? undefined : options.changedSince);
           return;
@@ -47,23 +69,35 @@ export function taskCommands(program: Command, run: WithContext): void {
         const limit = wholeNumber(options.limit, '--limit', 1, 200);
         if (options.updatedSince !== undefined) {
           if (options.cursor) throw usageError('--updated-since reads every page of the change feed: leave out --cursor.');
+          if (Object.keys(filters).length > 0) throw usageError('--updated-since reads the change feed, which has no filters: leave out --search, --label, --priority, --due-after, --due-before and --sort.');
           await listUpdatedSince(context, dateTime(options.updatedSince, '--updated-since'), options.status);
           return;
         }
-        const query = { status: options.status, limit };
+        const query = { status: options.status, limit, ...filters };
         const client = context.client();
         if (options.all) {
           if (options.cursor) throw usageError('--all starts from the first page: leave out --cursor.');
           const items: Task[] = [];
           for await (const task of client.listAllTasks(query)) items.push(task);
-          context.output.result({ items, nextCursor: null }, () => context.output.table(items, COLUMNS, 'No tasks.'));
+          context.output.result({ items, nextCursor: null }, () => context.output.table(items, COLUMNS, nothingFound(filters)));
           return;
         }
         const page = await context.unwrap(await client.listTasks({ ...query, cursor: options.cursor }));
         context.output.result(page, () => {
-          context.output.table(page.items, COLUMNS, 'No tasks.');
+          context.output.table(page.items, COLUMNS, nothingFound(filters));
           if (page.nextCursor) context.output.note(`More tasks: add --cursor ${page.nextCursor}, or --all for every page.`);
         });
+      }),
+    );
+
+  program
+    .command('labels')
+    .description("List the account's labels, the most used first, with how many open tasks carry each")
+    .addHelpText('after', '\nExamples:\n  taskctl labels\n  taskctl labels --json | jq -r ".items[].name"\n  taskctl tasks list --label "$(taskctl labels --json | jq -r ".items[0].name")"')
+    .action(
+      run(async (context) => {
+        const labels = await context.unwrap(await context.client().listLabels());
+        context.output.result(labels, () => context.output.table(labels.items, LABEL_COLUMNS, 'No labels yet: taskctl tasks add "Pay rent" --label home'));
       }),
     );
 
@@ -259,6 +293,39 @@ function showTask(context: Context, task: Task): void {
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+const SORTS = ['created', '-created', 'updated', '-updated', 'due', 'priority'] as const;
+
+interface ListOptions {
+  status: 'open' | 'completed' | 'all';
+  limit: string;
+  cursor?: string;
+  updatedSince?: string;
+  all?: boolean;
+  changedSince?: string;
+  search?: string;
+  label: string[];
+  priority: string[];
+  dueAfter?: string;
+  dueBefore?: string;
+  sort?: (typeof SORTS)[number];
+}
+
+/** The list's filters as listTasks takes them (decisions: the same meaning in every client); only those given. */
+function listFilters(options: ListOptions) {
+  return {
+    ...(options.search !== undefined ? { q: options.search } : {}),
+    ...(options.label.length > 0 ? { label: options.label } : {}),
+    ...(options.priority.length > 0 ? { priority: options.priority.map((p) => wholeNumber(p, '--priority', 1, 4) as 1 | 2 | 3 | 4) } : {}),
+    ...(options.dueAfter !== undefined ? { dueAfter: dateTime(options.dueAfter, '--due-after') } : {}),
+    ...(options.dueBefore !== undefined ? { dueBefore: dateTime(options.dueBefore, '--due-before') } : {}),
+    ...(options.sort !== undefined ? { sort: options.sort } : {}),
+  };
+}
+
+function nothingFound(filters: object): string {
+  return Object.keys(filters).some((name) => name !== 'sort') ? 'No task matches these filters.' : 'No tasks.';
 }
 
 export function wholeNumber(text: string, option: string, min: number, max: number): number {
