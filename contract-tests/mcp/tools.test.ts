@@ -59,6 +59,38 @@ describe('POST /mcp: the tools over the signed-in account', () => {
     expect(tools.find((tool) => tool.name === 'update_task')!.inputSchema.required).toEqual(['taskId']);
   });
 
+  it('list_tasks finds tasks with the filters of listTasks: q, label, priority, dueAfter, dueBefore and sort, as REST answers them', async () => {
+    for (const task of [
+      { title: 'Pay rent', labels: ['Home'], priority: 1 as const, dueAt: '2031-01-03T09:00:00Z' },
+      { title: 'Renew the café lease', labels: ['home', 'work'], priority: 2 as const, dueAt: '2031-01-01T09:00:00Z' },
+      { title: 'Water plants', labels: ['garden'], priority: 4 as const },
+    ]) {
+      dataOf(await rest.createTask(task));
+    }
+    const { tools } = await client.listTools();
+    const list = tools.find((tool) => tool.name === 'list_tasks')!;
+    for (const name of ['q', 'label', 'priority', 'dueAfter', 'dueBefore', 'hasDue', 'sort']) expect(list.inputSchema.properties).toHaveProperty(name);
+    expect(list.description).toContain('"cafe" finds');
+    for (const query of [
+      { q: 'cafe' },
+      { q: 're', sort: 'due' },
+      { label: ['HOME'], sort: '-created' },
+      { label: ['home', 'work'] },
+      { priority: [1, 4], sort: 'priority' },
+      { dueAfter: '2031-01-02T00:00:00Z', dueBefore: '2031-02-01T00:00:00Z' },
+      { hasDue: false },
+    ]) {
+      const page = await callTool(client, 'list_tasks', query);
+      expect(page.result.isError, JSON.stringify(query)).toBeFalsy();
+      expect(page.structured, JSON.stringify(query)).toEqual(dataOf(await rest.listTasks(query as Parameters<typeof rest.listTasks>[0])));
+    }
+    const titles = (await callTool(client, 'list_tasks', { q: 'REN', sort: 'due' })).structured.items as { title: string }[];
+    expect(titles.map((task) => task.title)).toEqual(['Renew the café lease', 'Pay rent']);
+    const refused = await callTool(client, 'list_tasks', { sort: 'title' });
+    expect(refused.result.isError).toBe(true);
+    for (const task of (await rest.listTasks({ limit: 50 })).data!.items) await rest.deleteTask(task.id);
+  });
+
   it('create, get, update, list and delete a task: each result is the REST body, and REST sees the same task', async () => {
     const created = await callTool(client, 'create_task', { title: 'From the model', priority: 2, labels: ['mcp'] });
     expect(created.result.isError).toBeFalsy();

@@ -1,4 +1,6 @@
 import type { CompleteRequest, CompleteResult } from '@modelcontextprotocol/sdk/types.js';
+import { labelKey } from '../../sdk/src/task-query.js';
+import type { components } from '../../generated/api.js';
 import type { Caller } from '../http/caller.js';
 import type { RunOperation } from '../http/run-operation.js';
 import { errors } from '../platform/errors.js';
@@ -7,24 +9,22 @@ import type { TitleMatch } from '../tasks/tasks.component.js';
 import { WEEKS, type Prompts } from './prompt-gets.js';
 import { TASK_TEMPLATE } from './resource-reads.js';
 import { invalidParams, toRpcError } from './rpc-errors.js';
-import { taskPage } from './task-pages.js';
 
 /** `completion/complete` for the argument of the resource template and those of the prompts. */
 export type Complete = (params: CompleteRequest['params'], caller: Caller, requestId?: string) => Promise<CompleteResult>;
 
+type LabelList = components['schemas']['LabelList'];
+
 /** The protocol's most values per answer. */
 const MAX_VALUES = 100;
-
-/** The open tasks whose labels complete a `label` argument: listTasks' largest page. */
-const LABELS_PAGE_SIZE = 200;
 
 /** The tasks component's bounded prefix query (src/tasks/task-titles.repository.ts). */
 export type TasksByPrefix = (accountId: string, prefix: string, limit: number) => Promise<TitleMatch[]>;
 
 /**
  * Suggestions come from the caller's own account only, through listTasks as its route runs it (scope
- * `tasks:read`): a task id from the start of its title (or of its id), a label from those of the open
- * tasks, a week from the two there are.
+ * `tasks:read`): a task id from the start of its title (or of its id), a label from the account's
+ * labels (listLabels), a week from the two there are.
  */
 export function createCompletions(tasksByPrefix: TasksByPrefix, runOperation: RunOperation, prompts: Prompts, logger: Logger): Complete {
   const taskIds = async (typed: string, caller: Caller) => {
@@ -35,13 +35,11 @@ export function createCompletions(tasksByPrefix: TasksByPrefix, runOperation: Ru
     matches.sort((a, b) => Number(a.status !== 'open') - Number(b.status !== 'open') || a.title.localeCompare(b.title));
     return matches.map((task) => task.id);
   };
-  // The labels of the first page of open tasks, the oldest first: bounded, whatever the account holds.
+  // The labels of open tasks as listLabels gives them (the most used first) that start with what was typed, any case.
   const labels = async (typed: string, caller: Caller) => {
-    const prefix = typed.toLocaleLowerCase();
-    const found = new Set<string>();
-    const page = await taskPage(runOperation, caller, { status: 'open', limit: LABELS_PAGE_SIZE });
-    for (const task of page.items) for (const label of task.labels) if (label.toLocaleLowerCase().startsWith(prefix)) found.add(label);
-    return [...found].sort((a, b) => a.localeCompare(b));
+    const prefix = labelKey(typed);
+    const { items } = (await runOperation('listLabels', caller, { path: {}, query: {} })) as LabelList;
+    return items.filter((label) => label.openTasks > 0 && labelKey(label.name).startsWith(prefix)).map((label) => label.name);
   };
   const weeks = async (typed: string) => WEEKS.filter((week) => week.startsWith(typed.toLowerCase()));
 

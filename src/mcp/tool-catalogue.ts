@@ -60,7 +60,7 @@ export const TOOL_CATALOGUE: readonly ToolEntry[] = [
     name: 'list_tasks',
     title: 'List tasks',
     description:
-      'Lists the tasks of the signed-in account, oldest first, one page at a time. Pass the returned `nextCursor` as `cursor` for the next page (null at the end). Filter with `status` and `updatedSince`.',
+      'Finds tasks of the signed-in account, one page at a time; every filter given must hold. `q`: words that each start a word of the title or notes, without case or accents ("rent" finds "Pay rent", "cafe" finds "Café"). `label`: labels the task must all carry, any case (["home"]). `priority`: any of these (1 is the most urgent). `dueAfter` / `dueBefore`: due at or after / before these times (RFC 3339; tasks without a due time do not match). `hasDue`: with or without a due time. `status`: open, completed or all. `sort`: created (oldest first, the default), -created (newest first), updated, -updated, due (soonest first) or priority (1 first). Example: {"q": "report", "status": "open", "sort": "due"}. Pass the returned `nextCursor` as `cursor`, with the same filters, for the next page (null at the end).',
     operationId: 'listTasks',
     annotations: readOnly,
   },
