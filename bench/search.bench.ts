@@ -2,7 +2,7 @@
 // src/test-support/search-corpus.ts (each filter alone and combined, each sort, q with one and three
 // words), pages of 50, a first page and the page after it, against the plain GET /tasks?limit=50 of the
 // same account in the same run. Target: each shape's p50 within 3x, and its p99 within 5x, of the
-// plain page's p50. docs/benchmarks.md#finding-tasks has the figures.
+// plain page's p50. docs/benchmarks.md#search has the figures.
 import { Client } from 'undici';
 import { isPostgres } from '../src/platform/db.js';
 import { searchShapes, seedSearchCorpus } from '../src/test-support/search-corpus.js';

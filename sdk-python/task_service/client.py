@@ -14,8 +14,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import secrets
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import httpx
@@ -26,10 +28,15 @@ from .generated.api.auth import login as login_op
 from .generated.api.auth import logout as logout_op
 from .generated.api.auth import register_account
 from .generated.api.oauth import get_authorization_server_metadata
+from .generated.api.tasks import list_labels as list_labels_op
 from .generated.api.tasks import list_tasks
 from .generated.models import (
     AuthorizationServerMetadata,
     Error,
+    LabelList,
+    LabelListItemsItem,
+    ListTasksPriorityItem,
+    ListTasksSort,
     ListTasksStatus,
     LoginRequest,
     RefreshRequest,
@@ -233,28 +240,66 @@ class TaskService:
 
     # -- pages --------------------------------------------------------------------------------------------
 
-    def iter_tasks(self, status: ListTasksStatus | str | None = None, page_size: int = 100) -> Iterator[Task]:
-        """Every task of the account, page after page; raises ApiError if a page is refused."""
+    def iter_tasks(
+        self,
+        status: ListTasksStatus | str | None = None,
+        page_size: int = 100,
+        *,
+        q: str | None = None,
+        label: Sequence[str] | None = None,
+        priority: Sequence[int] | None = None,
+        due_after: datetime | None = None,
+        due_before: datetime | None = None,
+        has_due: bool | None = None,
+        sort: ListTasksSort | str | None = None,
+    ) -> Iterator[Task]:
+        """
+        Every task of the account that matches, page after page, in `sort`'s order; raises ApiError if a page
+        is refused. `q`: words that each start a word of the title or notes (no case, no accents); `label`:
+        every one of them (any case); `priority`: any of them; `due_after` / `due_before`: due in
+        [due_after, due_before); `has_due`; `sort`: created, -created, updated, -updated, due or priority.
+        """
+        filters = _filters(status, q, label, priority, due_after, due_before, has_due, sort)
         cursor: str | Unset = UNSET
         while True:
-            answer = list_tasks.sync_detailed(client=self.client, cursor=cursor, limit=page_size, **_status(status))
+            answer = list_tasks.sync_detailed(client=self.client, cursor=cursor, limit=page_size, **filters)
             page = _page(answer)
             yield from page.items
             if not page.next_cursor:
                 return
             cursor = page.next_cursor
 
-    async def aiter_tasks(self, status: ListTasksStatus | str | None = None, page_size: int = 100) -> AsyncIterator[Task]:
+    async def aiter_tasks(
+        self,
+        status: ListTasksStatus | str | None = None,
+        page_size: int = 100,
+        *,
+        q: str | None = None,
+        label: Sequence[str] | None = None,
+        priority: Sequence[int] | None = None,
+        due_after: datetime | None = None,
+        due_before: datetime | None = None,
+        has_due: bool | None = None,
+        sort: ListTasksSort | str | None = None,
+    ) -> AsyncIterator[Task]:
         """`iter_tasks` for asyncio."""
+        filters = _filters(status, q, label, priority, due_after, due_before, has_due, sort)
         cursor: str | Unset = UNSET
         while True:
-            answer = await list_tasks.asyncio_detailed(client=self.client, cursor=cursor, limit=page_size, **_status(status))
+            answer = await list_tasks.asyncio_detailed(client=self.client, cursor=cursor, limit=page_size, **filters)
             page = _page(answer)
             for task in page.items:
                 yield task
             if not page.next_cursor:
                 return
             cursor = page.next_cursor
+
+    def list_labels(self) -> list[LabelListItemsItem]:
+        """The account's labels, the most used first, each with how many open tasks carry it; raises ApiError."""
+        answer = list_labels_op.sync_detailed(client=self.client)
+        if not isinstance(answer.parsed, LabelList):
+            raise _api_error(answer)
+        return list(answer.parsed.items)
 
     # -- lifetime -----------------------------------------------------------------------------------------
 
@@ -277,8 +322,28 @@ class TaskService:
         await self.aclose()
 
 
-def _status(status: ListTasksStatus | str | None) -> dict[str, ListTasksStatus]:
-    return {} if status is None else {"status": ListTasksStatus(status)}
+def _filters(
+    status: ListTasksStatus | str | None,
+    q: str | None,
+    label: Sequence[str] | None,
+    priority: Sequence[int] | None,
+    due_after: datetime | None,
+    due_before: datetime | None,
+    has_due: bool | None,
+    sort: ListTasksSort | str | None,
+) -> dict[str, Any]:
+    """listTasks' filters, only those given, as the generated operation takes them."""
+    given: dict[str, Any] = {
+        "status": None if status is None else ListTasksStatus(status),
+        "q": q,
+        "label": None if label is None else list(label),
+        "priority": None if priority is None else [ListTasksPriorityItem(p) for p in priority],
+        "due_after": due_after,
+        "due_before": due_before,
+        "has_due": has_due,
+        "sort": None if sort is None else ListTasksSort(sort),
+    }
+    return {name: value for name, value in given.items() if value is not None}
 
 
 def _page(answer: Response[Error | TaskList]) -> TaskList:
