@@ -113,6 +113,25 @@ describe('sync jobs', () => {
     expect(times).toEqual([...times].sort((a, b) => b - a));
   });
 
+  it('synced tasks are found by their words, and found by their new words after the feed changes them', async () => {
+    const { client } = await signedInClient(server);
+    feeds.setFeed('/findable.ics', [
+      { uid: 'a@feed', summary: 'Dentist appointment', description: 'Bring the X-ray' },
+      { uid: 'b@feed', summary: 'Passport renewal' },
+    ]);
+    const account = dataOf(await client.connectAccount('ical', { url: feeds.url('/findable.ics') }));
+    expect(await syncAndWait(client, account.id)).toMatchObject({ status: 'succeeded', created: 2 });
+    const titles = async (q: string) => dataOf(await client.listTasks({ q })).items.map((task) => task.title);
+    expect(await titles('dent ray')).toEqual(['Dentist appointment']);
+    feeds.setFeed('/findable.ics', [
+      { uid: 'a@feed', summary: 'Orthodontist appointment', description: 'Bring the X-ray' },
+      { uid: 'b@feed', summary: 'Passport renewal' },
+    ]);
+    expect(await syncAndWait(client, account.id)).toMatchObject({ status: 'succeeded', updated: 1 });
+    expect(await titles('dent')).toEqual([]);
+    expect(await titles('ortho')).toEqual(['Orthodontist appointment']);
+  });
+
   it('jobs a crashed process left running or queued are finished after the restart, never left running', async () => {
     const { client, tokens } = await signedInClient(server);
     feeds.setFeed('/crash-a.ics', manyTodos(4));

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { findTaskPage } from '../../tasks/task-search.repository.js';
+import { taskFilters } from '../../tasks/task-filters.js';
+import { insertAccount } from '../../test-support/databases.js';
+import { closeDb, createDb } from '../db.js';
+import { migrations } from './index.js';
+
+describe('014: finding tasks migrates the tasks stored before it', () => {
+  it("indexes every stored task's words and labels, so that filters find tasks written before it; down drops what it made", async () => {
+    const db = createDb({ client: 'sqlite', filename: ':memory:' });
+    try {
+      await db.migrate.latest({ migrationSource: migrations });
+      await db.migrate.down({ migrationSource: migrations, name: '014-finding-tasks' });
+      const accountId = await insertAccount(db);
+      const task = (i: number, title: string, notes: string | null, labels: string[]) => ({
+        id: randomUUID(),
+        account_id: accountId,
+        title,
+        notes,
+        status: 'open',
+        priority: 3,
+        labels: JSON.stringify(labels),
+        created_at: 1_000 + i,
+        updated_at: 1_000 + i,
+        change_seq: i + 1,
+      });
+      // More than one batch of the migration's backfill.
+      const rows = Array.from({ length: 1_203 }, (_, i) => task(i, `Filler ${i}`, null, ['bulk']));
+      rows.push(task(2_000, 'Café au lait', 'Ask Zoë', ['Home', 'home', 'Errands']));
+      await db.batchInsert('tasks', rows, 200);
+
+      await db.migrate.up({ migrationSource: migrations, name: '014-finding-tasks' });
+      const find = async (query: Parameters<typeof taskFilters>[0]) =>
+        (await findTaskPage(db, accountId, { filters: taskFilters(query), sort: 'created', limit: 10 })).map((row) => row.title);
+      expect(await find({ q: 'cafe zoe' })).toEqual(['Café au lait']);
+      expect(await find({ label: ['HOME', 'errands'] })).toEqual(['Café au lait']);
+      expect(await find({ q: 'filler 1202' })).toEqual(['Filler 1202']);
+      expect(await db('task_labels').where({ label: 'bulk' }).count({ n: '*' })).toEqual([{ n: 1_203 }]);
+
+      await db.migrate.down({ migrationSource: migrations, name: '014-finding-tasks' });
+      expect(await db.schema.hasTable('task_words')).toBe(false);
+      expect(await db.schema.hasTable('task_labels')).toBe(false);
+      expect(await db('tasks').count({ n: '*' })).toEqual([{ n: 1_204 }]);
+    } finally {
+      await closeDb(db);
+    }
+  });
+});
