@@ -91,7 +91,9 @@ export interface paths {
          *     (`__Host-refresh` when `PUBLIC_URL` is https, `refresh` over plain http) set by a sign-in with
          *     `"session": "cookie"`, only on a `Content-Type: application/json` request whose `Origin` is
          *     `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`); the answer then has no `refreshToken` and the next
-         *     token comes as the cookie. Without either, 401 `INVALID_REFRESH_TOKEN`.
+         *     token comes as the cookie. The `Origin` rule applies only when the cookie is the token's source.
+         *     With neither a `refreshToken` nor a refresh cookie, 400 `VALIDATION_FAILED` with a detail on
+         *     `/body/refreshToken`.
          */
         post: operations["refreshTokens"];
         delete?: never;
