@@ -772,6 +772,8 @@ export interface paths {
          *     `/mcp`: the resource is `{PUBLIC_URL}/mcp` (the address of `/mcp`), a resource of its own (RFC 8707):
          *     an MCP client asks for tokens with `resource` set to it, and only such tokens are accepted by `/mcp`.
          *     Its authorisation server is the issuer of `/.well-known/oauth-authorization-server`.
+         *     `scopes_supported` lists only the scopes the MCP server's tools, resources and prompts use (the
+         *     `scope` of its 401 challenge too): an MCP token never needs `tokens:manage` or `webhooks:manage`.
          */
         get: operations["getMcpProtectedResourceMetadata"];
         put?: never;
