@@ -40,7 +40,6 @@ const documentation = [
   'sdk-python/README.md',
   'CONTRIBUTING.md',
   'SECURITY.md',
-  'patches/README.md',
 ].filter((file) => existsSync(`${root}${file}`));
 
 describe('the documentation', () => {
@@ -80,6 +79,23 @@ describe('the documentation', () => {
 
   it('has a curl quick start in the README (run against a server by contract-tests/docs/documentation.test.ts)', () => {
     expect(firstCodeBlockUnder(read('README.md'), 'Quick start with curl', 'sh')).toMatch(/^API=http:\/\/localhost:3000$/m);
+  });
+
+  it('keeps the capacity figures in docs/benchmarks.md only: the README links there and gives none of its own', () => {
+    const capacity = /^## Capacity\n([^]*?)(?=^## )/m.exec(read('README.md'))?.[1] ?? '';
+    expect(capacity).toContain('(docs/benchmarks.md#pipeline)');
+    expect(capacity).not.toMatch(/\d,\d{3}|\|/);
+  });
+
+  it('tells a reader of the README tour how taskctl finds a server that is not on port 3000', () => {
+    const tour = /^## A tour with the SDK and taskctl\n([^]*?)(?=^## )/m.exec(read('README.md'))?.[1] ?? '';
+    expect(tour).toContain('`--server <url>`');
+    expect(tour).toContain('`TASKCTL_SERVER`');
+  });
+
+  it('says nothing of patching installed packages in CONTRIBUTING.md (the project carries no patches)', () => {
+    expect(existsSync(`${root}patches`)).toBe(false);
+    expect(read('CONTRIBUTING.md')).not.toMatch(/patch-package|patches\//);
   });
 
   it('lists every setting src/config.ts reads in the settings table of docs/production.md', () => {
