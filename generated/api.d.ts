@@ -1462,6 +1462,9 @@ export interface components {
          *     - `NOT_IMPLEMENTED` (501): an operation without a handler; a running server never answers it.
          *     - `CONNECTOR_UNAVAILABLE` (502): the provider could not be reached. Retry later.
          *     - `SERVICE_UNAVAILABLE` (503): the database is unreachable. Retry after `Retry-After`.
+         *
+         *     An open list (`x-open-enum`): a minor version may add a code, so a client treats a code it does
+         *     not know by its status.
          * @enum {string}
          */
         ErrorCode: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "REFRESH_TOKEN_REUSED" | "INSUFFICIENT_SCOPE" | "WEB_SESSION_REQUIRED" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "EMAIL_IN_USE" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "PRECONDITION_FAILED" | "CURSOR_EXPIRED" | "CONNECTOR_AUTH_FAILED" | "RATE_LIMIT_EXCEEDED" | "ACCOUNT_LOCKED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "CONNECTOR_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
@@ -1990,7 +1993,7 @@ export interface components {
             hasMore: boolean;
         };
         /**
-         * @description A kind of external account: `github` (issues assigned to the user) or `ical` (VTODOs of a calendar feed).
+         * @description A kind of external account: `github` (issues assigned to the user) or `ical` (VTODOs of a calendar feed). An open list (`x-open-enum`): a minor version may add a type; a client shows one it does not know by its name.
          * @enum {string}
          */
         ConnectorType: "github" | "ical";
@@ -2566,7 +2569,7 @@ export interface components {
             };
         };
         /**
-         * @description The events a webhook can subscribe to (`webhook.ping` is sent on request only).
+         * @description The events a webhook can subscribe to (`webhook.ping` is sent on request only). An open list (`x-open-enum`) - a minor version may add an event; a client ignores one it does not know.
          * @enum {string}
          */
         WebhookEventType: "task.created" | "task.updated" | "task.deleted" | "sync_job.finished" | "connector_account.connected" | "connector_account.disconnected";
@@ -2691,7 +2694,10 @@ export interface components {
             id: string;
             /** @description The `webhook-id` header of every attempt. */
             eventId: string;
-            /** @enum {string} */
+            /**
+             * @description An open list (`x-open-enum`) - a minor version may add an event.
+             * @enum {string}
+             */
             eventType: "task.created" | "task.updated" | "task.deleted" | "sync_job.finished" | "connector_account.connected" | "connector_account.disconnected" | "webhook.ping";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
