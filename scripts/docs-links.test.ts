@@ -98,6 +98,21 @@ describe('the documentation', () => {
     expect(read('CONTRIBUTING.md')).not.toMatch(/patch-package|patches\//);
   });
 
+  it('names one repository everywhere: the document\'s contact, every package\'s metadata, and SECURITY.md with its advisory form', () => {
+    const repository = /url: (https:\/\/github\.com\/[^/\s]+\/[^/\s]+)\/issues/.exec(read('openapi/openapi.yaml'))?.[1];
+    expect(repository).toBeDefined();
+    for (const file of ['package.json', 'sdk/package.json', 'cli/package.json']) {
+      const manifest = JSON.parse(read(file)) as { repository?: { url?: string }; homepage?: string; bugs?: { url?: string } };
+      expect(manifest.repository?.url, file).toBe(`git+${repository}.git`);
+      expect(manifest.homepage, file).toMatch(new RegExp(`^${repository}[/#]`));
+      expect(manifest.bugs?.url, file).toBe(`${repository}/issues`);
+    }
+    const pyproject = read('sdk-python/pyproject.toml');
+    for (const key of ['Homepage', 'Repository', 'Issues']) expect(pyproject).toMatch(new RegExp(`^${key} = "${repository}`, 'm'));
+    expect(read('SECURITY.md')).toContain(`${repository}/security/advisories/new`);
+    expect(read('SECURITY.md')).not.toMatch(/\.example\b/);
+  });
+
   it('lists every setting src/config.ts reads in the settings table of docs/production.md', () => {
     const table = firstColumnUnder(read('docs/production.md'), 'Settings');
     expect(settingNames.filter((name) => !table.includes(name))).toEqual([]);
