@@ -54,10 +54,14 @@ function schemaWords(segments: string[], diff: LibraryDiff, root: string): strin
   for (; index < segments.length; index++) {
     const segment = segments[index]!;
     const next = segments[index + 1];
-    if (segment === 'properties' && next !== undefined && index + 2 < segments.length) names.push(next), index++;
-    else if (segment === 'items') names.push('[]');
-    else if (COMPOSITION.has(segment) && next !== undefined && /^\d+$/.test(next) && index + 2 < segments.length) names.push(`${segment}[${next}]`), index++;
-    else break;
+    if (segment === 'properties' && next !== undefined && index + 2 < segments.length) {
+      names.push(next);
+      index++;
+    } else if (segment === 'items') names.push('[]');
+    else if (COMPOSITION.has(segment) && next !== undefined && /^\d+$/.test(next) && index + 2 < segments.length) {
+      names.push(`${segment}[${next}]`);
+      index++;
+    } else break;
   }
   const where = names.join('.').replaceAll('.[]', '[]');
   const subject = where ? `property \`${where}\`` : root;
