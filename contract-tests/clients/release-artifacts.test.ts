@@ -41,7 +41,9 @@ const run = (command: string, args: string[], cwd: string, env: Record<string, s
 describe.skipIf(!runs)('the release artifacts, installed where nothing else is', () => {
   beforeAll(async () => {
     folder = emptyFolder('release');
-    [server, artifacts] = await Promise.all([startServer(), Promise.resolve().then(() => packRelease(folder))]);
+    // Packing blocks this process (its builds run synchronously): the server starts after it.
+    artifacts = packRelease(folder);
+    server = await startServer();
   }, 180_000);
   afterAll(async () => {
     await server?.stop();
