@@ -76,10 +76,6 @@ def test_every_generated_operation_raises_api_error_on_an_error_answer(server: S
         assert (raised.value.status, raised.value.code) == (404, "NOT_FOUND")
         assert raised.value.message == "Task not found."
         assert raised.value.retry_after is None
-    anonymous = server.service()
-    with pytest.raises(ApiError) as raised:
-        list_tasks.sync(client=anonymous.client)
-    assert (raised.value.status, raised.value.code) == (401, "UNAUTHENTICATED")
 
 
 def test_iter_tasks_walks_every_page(server: Server) -> None:
