@@ -91,7 +91,9 @@ export interface paths {
          *     (`__Host-refresh` when `PUBLIC_URL` is https, `refresh` over plain http) set by a sign-in with
          *     `"session": "cookie"`, only on a `Content-Type: application/json` request whose `Origin` is
          *     `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`); the answer then has no `refreshToken` and the next
-         *     token comes as the cookie. Without either, 401 `INVALID_REFRESH_TOKEN`.
+         *     token comes as the cookie. The `Origin` rule applies only when the cookie is the token's source.
+         *     With neither a `refreshToken` nor a refresh cookie, 400 `VALIDATION_FAILED` with a detail on
+         *     `/body/refreshToken`.
          */
         post: operations["refreshTokens"];
         delete?: never;
@@ -795,6 +797,8 @@ export interface paths {
          *     `/mcp`: the resource is `{PUBLIC_URL}/mcp` (the address of `/mcp`), a resource of its own (RFC 8707):
          *     an MCP client asks for tokens with `resource` set to it, and only such tokens are accepted by `/mcp`.
          *     Its authorisation server is the issuer of `/.well-known/oauth-authorization-server`.
+         *     `scopes_supported` lists only the scopes the MCP server's tools, resources and prompts use (the
+         *     `scope` of its 401 challenge too): an MCP token never needs `tokens:manage` or `webhooks:manage`.
          */
         get: operations["getMcpProtectedResourceMetadata"];
         put?: never;
@@ -1483,6 +1487,9 @@ export interface components {
          *     - `NOT_IMPLEMENTED` (501): an operation without a handler; a running server never answers it.
          *     - `CONNECTOR_UNAVAILABLE` (502): the provider could not be reached. Retry later.
          *     - `SERVICE_UNAVAILABLE` (503): the database is unreachable. Retry after `Retry-After`.
+         *
+         *     An open list (`x-open-enum`): a minor version may add a code, so a client treats a code it does
+         *     not know by its status.
          * @enum {string}
          */
         ErrorCode: "VALIDATION_FAILED" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "INVALID_REFRESH_TOKEN" | "REFRESH_TOKEN_REUSED" | "INSUFFICIENT_SCOPE" | "WEB_SESSION_REQUIRED" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "EMAIL_IN_USE" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "PRECONDITION_FAILED" | "CURSOR_EXPIRED" | "CONNECTOR_AUTH_FAILED" | "RATE_LIMIT_EXCEEDED" | "ACCOUNT_LOCKED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "CONNECTOR_UNAVAILABLE" | "SERVICE_UNAVAILABLE";
@@ -2038,7 +2045,7 @@ export interface components {
             hasMore: boolean;
         };
         /**
-         * @description A kind of external account: `github` (issues assigned to the user) or `ical` (VTODOs of a calendar feed).
+         * @description A kind of external account: `github` (issues assigned to the user) or `ical` (VTODOs of a calendar feed). An open list (`x-open-enum`): a minor version may add a type; a client shows one it does not know by its name.
          * @enum {string}
          */
         ConnectorType: "github" | "ical";
@@ -2614,7 +2621,7 @@ export interface components {
             };
         };
         /**
-         * @description The events a webhook can subscribe to (`webhook.ping` is sent on request only).
+         * @description The events a webhook can subscribe to (`webhook.ping` is sent on request only). An open list (`x-open-enum`) - a minor version may add an event; a client ignores one it does not know.
          * @enum {string}
          */
         WebhookEventType: "task.created" | "task.updated" | "task.deleted" | "sync_job.finished" | "connector_account.connected" | "connector_account.disconnected";
@@ -2739,7 +2746,10 @@ export interface components {
             id: string;
             /** @description The `webhook-id` header of every attempt. */
             eventId: string;
-            /** @enum {string} */
+            /**
+             * @description An open list (`x-open-enum`) - a minor version may add an event.
+             * @enum {string}
+             */
             eventType: "task.created" | "task.updated" | "task.deleted" | "sync_job.finished" | "connector_account.connected" | "connector_account.disconnected" | "webhook.ping";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";

@@ -1,19 +1,24 @@
 import { apiCompare } from 'api-smart-diff';
 import { dereference, extraBreakingChanges, typeWidened, type BreakingChange } from './breaking-extra-rules.js';
 import type { Json } from './breaking-fixtures.js';
+import { describeLibraryDiff } from './breaking-words.js';
 
 export type { BreakingChange } from './breaking-extra-rules.js';
 
 /**
  * The breaking changes from `before` to `after`: api-smart-diff's (docs/versioning.md says why that
- * library), on the documents with their `$ref`s resolved, read on the operations only (a component is judged where an operation uses it, as a
- * request or a response), less what it calls breaking but is not, plus the rules it misses
- * (scripts/breaking-extra-rules.ts).
+ * library) on what a client sends (request bodies, parameters) and on operations removed, read on the
+ * documents with their `$ref`s resolved, in the gate's own words (scripts/breaking-words.ts), less what
+ * it calls breaking but is not; then the rules it misses (scripts/breaking-extra-rules.ts), which
+ * judge everything a client receives: responses and webhook payloads, open enums among them.
  */
 export function breakingChanges(before: Json, after: Json): BreakingChange[] {
-  const fromLibrary = apiCompare(dereference(before), dereference(after)).diffs.filter((diff) => {
+  const [was, now] = [dereference(before), dereference(after)];
+  const fromLibrary = apiCompare(was, now).diffs.filter((diff) => {
     if (diff.type !== 'breaking' || diff.path[0] !== 'paths') return false;
     const path = diff.path.map(String);
+    // What a client receives is judged by the extra rules (oneOf/allOf, open enums, webhooks alike).
+    if (path[3] === 'responses') return false;
     // Security is judged by the extra rules as a whole: a scope taken away asks less of a caller.
     if (path.includes('security')) return false;
     // A request's type widened (integer to number, null allowed) still takes what it took.
@@ -21,16 +26,7 @@ export function breakingChanges(before: Json, after: Json): BreakingChange[] {
     if (inRequest && path.at(-1) === 'type' && diff.action === 'replace') return !typeWidened({ type: diff.before }, { type: diff.after });
     return true;
   });
-  const changes = fromLibrary.map((diff) => ({
-    location: `/${diff.path.map((part) => String(part).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`,
-    message: diff.description ?? `${diff.action} at ${diff.path.join('.')}`,
-  }));
-  // A removed property the library named already is not listed twice.
-  const named = (extra: BreakingChange) => {
-    const property = /property `(?:[^`]*\.)?([^`.[\]]+)(?:\[\])?` removed/.exec(extra.message)?.[1];
-    return property !== undefined && changes.some((change) => change.location.startsWith(extra.location) && change.location.endsWith(`/properties/${property}`));
-  };
-  return [...changes, ...extraBreakingChanges(before, after).filter((extra) => !named(extra))];
+  return [...fromLibrary.map((diff) => describeLibraryDiff(diff, was, now)), ...extraBreakingChanges(before, after)];
 }
 
 const majorOf = (version: unknown) => Number(String(version).split('.')[0]);

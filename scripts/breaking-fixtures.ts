@@ -2,7 +2,8 @@
  * Known breaking and non-breaking changes to a small OpenAPI 3.1 document, modelled on oasdiff's
  * breaking-change rules: each pair is the base document and the base with one change applied. The
  * check:breaking gate is proven on these (scripts/breaking-changes.test.ts), and the candidate diff
- * libraries were measured on them (scripts/breaking-tools-evaluation.ts, docs/versioning.md).
+ * libraries were measured on the first 62 of them (scripts/breaking-tools-evaluation.ts, docs/versioning.md);
+ * the pairs after those are the holes found in the gate since (webhooks, oneOf/allOf, open enums).
  */
 
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -78,11 +79,39 @@ export function baseDocument(): Json {
           responses: { '204': { description: 'Deleted.' } },
         },
       },
+      '/changes': {
+        get: {
+          operationId: 'listChanges',
+          tags: ['tasks'],
+          responses: {
+            '200': { description: 'A page of changes.', content: { 'application/json': { schema: { $ref: '#/components/schemas/ChangeList' } } } },
+          },
+        },
+      },
       '/health': {
         get: {
           operationId: 'getHealth',
           security: [],
           responses: { '200': { description: 'Up.', content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string' } } } } } } },
+        },
+      },
+    },
+    webhooks: {
+      'task.created': {
+        post: {
+          operationId: 'onTaskCreated',
+          security: [],
+          parameters: [{ name: 'webhook-id', in: 'header', required: true, schema: { type: 'string' } }],
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/TaskEvent' } } } },
+          responses: { '200': { description: 'Delivered.' } },
+        },
+      },
+      'task.deleted': {
+        post: {
+          operationId: 'onTaskDeleted',
+          security: [],
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/TaskDeleted' } } } },
+          responses: { '200': { description: 'Delivered.' } },
         },
       },
     },
@@ -101,12 +130,14 @@ export function baseDocument(): Json {
       responses: {
         Problem: {
           description: 'A problem.',
-          content: { 'application/json': { schema: { type: 'object', required: ['code'], properties: { code: { type: 'string' } } } } },
+          content: { 'application/json': { schema: { type: 'object', required: ['code'], properties: { code: { $ref: '#/components/schemas/ErrorCode' } } } } },
         },
       },
       schemas: {
+        ErrorCode: { type: 'string', enum: ['VALIDATION_FAILED', 'NOT_FOUND'], 'x-open-enum': true },
         TaskInput: {
           type: 'object',
+          additionalProperties: false,
           required: ['title'],
           properties: {
             title: { type: 'string', minLength: 1, maxLength: 200 },
@@ -139,12 +170,37 @@ export function baseDocument(): Json {
             nextCursor: { type: 'string' },
           },
         },
+        TaskEvent: {
+          type: 'object',
+          required: ['type', 'timestamp', 'data'],
+          properties: {
+            type: { type: 'string', enum: ['task.created', 'task.updated'] },
+            timestamp: { type: 'string', format: 'date-time' },
+            data: { $ref: '#/components/schemas/Task' },
+          },
+        },
+        ChangeList: {
+          type: 'object',
+          required: ['changes'],
+          properties: { changes: { type: 'array', items: { $ref: '#/components/schemas/Change' } } },
+        },
+        Change: { oneOf: [{ $ref: '#/components/schemas/TaskUpserted' }, { $ref: '#/components/schemas/TaskDeleted' }] },
+        ChangeBase: { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } } },
+        TaskUpserted: {
+          allOf: [{ $ref: '#/components/schemas/ChangeBase' }, { type: 'object', required: ['task'], properties: { task: { $ref: '#/components/schemas/Task' } } }],
+        },
+        TaskDeleted: {
+          type: 'object',
+          required: ['kind', 'taskId'],
+          properties: { kind: { type: 'string' }, taskId: { type: 'string' } },
+        },
       },
     },
   };
 }
 
 const input = (doc: Json) => doc.components.schemas.TaskInput;
+const schema = (doc: Json, name: string) => doc.components.schemas[name];
 const task = (doc: Json) => doc.components.schemas.Task;
 const listParam = (doc: Json, name: string) => doc.paths['/tasks'].get.parameters.find((p: Json) => p.name === name);
 
@@ -240,6 +296,45 @@ export const fixtures: readonly ChangeFixture[] = [
   { name: 'inline schema moved to a component', breaking: false, change: (d) => {
     d.components.schemas.Health = d.paths['/health'].get.responses['200'].content['application/json'].schema;
     d.paths['/health'].get.responses['200'].content['application/json'].schema = { $ref: '#/components/schemas/Health' };
+  } },
+
+  // Holes found in the gate after the first 62: what a client receives in a webhook or inside
+  // oneOf/anyOf/allOf, a request property a closed object stops taking, the version, open enums.
+  { name: 'request property removed (additionalProperties false)', breaking: true, change: (d) => void delete input(d).properties.labels },
+  { name: 'webhook payload property removed', breaking: true, change: (d) => {
+    delete schema(d, 'TaskEvent').properties.timestamp;
+    schema(d, 'TaskEvent').required = ['type', 'data'];
+  } },
+  { name: 'webhook removed', breaking: true, change: (d) => void delete d.webhooks['task.deleted'] },
+  { name: 'webhook payload enum value added', breaking: true, change: (d) => void schema(d, 'TaskEvent').properties.type.enum.push('task.archived') },
+  { name: 'webhook payload property no longer required', breaking: true, change: (d) => void (schema(d, 'TaskEvent').required = ['type', 'data']) },
+  { name: 'required webhook header removed', breaking: true, change: (d) => void (d.webhooks['task.created'].post.parameters = []) },
+  { name: 'type changed inside oneOf', breaking: true, change: (d) => void (schema(d, 'TaskDeleted').properties.taskId = { type: 'integer' }) },
+  { name: 'response property removed inside allOf', breaking: true, change: (d) => {
+    schema(d, 'ChangeBase').properties = {};
+    schema(d, 'ChangeBase').required = [];
+  } },
+  { name: 'response oneOf alternative added', breaking: true, change: (d) => void schema(d, 'Change').oneOf.push({ type: 'object', properties: { kind: { type: 'string' }, labels: { type: 'array' } } }) },
+  { name: 'info version went down', breaking: true, change: (d) => void (d.info.version = '0.9.0') },
+  { name: 'open enum value removed from a request', breaking: true, change: (d) => {
+    d.components.schemas.Filter = { type: 'string', enum: ['open', 'completed', 'all'], 'x-open-enum': true };
+    listParam(d, 'status').schema = { $ref: '#/components/schemas/Filter' };
+    d.components.schemas.Filter.enum = ['open', 'completed'];
+  } },
+  { name: 'open enum value added (x-open-enum)', breaking: false, change: (d) => void schema(d, 'ErrorCode').enum.push('RATE_LIMIT_EXCEEDED') },
+  { name: 'webhook added', breaking: false, change: (d) => void (d.webhooks['task.updated'] = structuredClone(d.webhooks['task.created'])) },
+  { name: 'webhook payload property added', breaking: false, change: (d) => void (schema(d, 'TaskEvent').properties.source = { type: 'string' }) },
+  { name: 'webhook payload enum value removed', breaking: false, change: (d) => void (schema(d, 'TaskEvent').properties.type.enum = ['task.created']) },
+  { name: 'response oneOf alternative removed', breaking: false, change: (d) => void schema(d, 'Change').oneOf.pop() },
+  { name: 'allOf flattened into the same object', breaking: false, change: (d) => {
+    d.components.schemas.TaskUpserted = {
+      type: 'object',
+      required: ['kind', 'task'],
+      properties: { kind: { type: 'string' }, task: { $ref: '#/components/schemas/Task' } },
+    };
+  } },
+  { name: 'request property removed from an object that takes any other', breaking: false, change: (d) => {
+    d.paths['/tasks'].post.requestBody.content['application/json'].schema = { type: 'object', required: ['title'], properties: { title: { type: 'string' } } };
   } },
 ];
 

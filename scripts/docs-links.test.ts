@@ -40,7 +40,6 @@ const documentation = [
   'sdk-python/README.md',
   'CONTRIBUTING.md',
   'SECURITY.md',
-  'patches/README.md',
 ].filter((file) => existsSync(`${root}${file}`));
 
 describe('the documentation', () => {
@@ -80,6 +79,38 @@ describe('the documentation', () => {
 
   it('has a curl quick start in the README (run against a server by contract-tests/docs/documentation.test.ts)', () => {
     expect(firstCodeBlockUnder(read('README.md'), 'Quick start with curl', 'sh')).toMatch(/^API=http:\/\/localhost:3000$/m);
+  });
+
+  it('keeps the capacity figures in docs/benchmarks.md only: the README links there and gives none of its own', () => {
+    const capacity = /^## Capacity\n([^]*?)(?=^## )/m.exec(read('README.md'))?.[1] ?? '';
+    expect(capacity).toContain('(docs/benchmarks.md#pipeline)');
+    expect(capacity).not.toMatch(/\d,\d{3}|\|/);
+  });
+
+  it('tells a reader of the README tour how taskctl finds a server that is not on port 3000', () => {
+    const tour = /^## A tour with the SDK and taskctl\n([^]*?)(?=^## )/m.exec(read('README.md'))?.[1] ?? '';
+    expect(tour).toContain('`--server <url>`');
+    expect(tour).toContain('`TASKCTL_SERVER`');
+  });
+
+  it('says nothing of patching installed packages in CONTRIBUTING.md (the project carries no patches)', () => {
+    expect(existsSync(`${root}patches`)).toBe(false);
+    expect(read('CONTRIBUTING.md')).not.toMatch(/patch-package|patches\//);
+  });
+
+  it('names one repository everywhere: the document\'s contact, every package\'s metadata, and SECURITY.md with its advisory form', () => {
+    const repository = /url: (https:\/\/github\.com\/[^/\s]+\/[^/\s]+)\/issues/.exec(read('openapi/openapi.yaml'))?.[1];
+    expect(repository).toBeDefined();
+    for (const file of ['package.json', 'sdk/package.json', 'cli/package.json']) {
+      const manifest = JSON.parse(read(file)) as { repository?: { url?: string }; homepage?: string; bugs?: { url?: string } };
+      expect(manifest.repository?.url, file).toBe(`git+${repository}.git`);
+      expect(manifest.homepage, file).toMatch(new RegExp(`^${repository}[/#]`));
+      expect(manifest.bugs?.url, file).toBe(`${repository}/issues`);
+    }
+    const pyproject = read('sdk-python/pyproject.toml');
+    for (const key of ['Homepage', 'Repository', 'Issues']) expect(pyproject).toMatch(new RegExp(`^${key} = "${repository}`, 'm'));
+    expect(read('SECURITY.md')).toContain(`${repository}/security/advisories/new`);
+    expect(read('SECURITY.md')).not.toMatch(/\.example\b/);
   });
 
   it('lists every setting src/config.ts reads in the settings table of docs/production.md', () => {

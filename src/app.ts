@@ -37,6 +37,8 @@ export interface AppParts extends CoreDeps {
   readonly mcpGuard: RequestHandler;
   /** /mcp's renderer of a refused `tools/call`. */
   readonly mcpRefusal?: ErrorRequestHandler;
+  /** The scopes a token for /mcp can use, named in the challenge of its 401s. */
+  readonly mcpScopes?: readonly string[];
 }
 
 /**
@@ -78,6 +80,7 @@ export function createApp(parts: AppParts): Express {
       publicUrl: config.PUBLIC_URL,
       databaseReachable: parts.readiness.database,
       mcpRefusal: parts.mcpRefusal,
+      mcpScopes: parts.mcpScopes,
     }),
     pageHeaders: parts.pageHeaders,
     mcpGuard: parts.mcpGuard,

@@ -9,7 +9,8 @@ import type { OperationRoute } from './http/operation-table.js';
 import type { OperationEntry } from './http/operations.js';
 import { createOperationRunner } from './http/run-operation.js';
 import { createLimitsComponent } from './limits/limits.component.js';
-import { createMcpComponent } from './mcp/mcp.component.js';
+import { ALL_SCOPES, type Scope } from './http/caller.js';
+import { createMcpComponent, mcpScopes } from './mcp/mcp.component.js';
 import { createOAuthComponent, oauthPageHeaders } from './oauth/oauth.component.js';
 import { createTasksComponent } from './tasks/tasks.component.js';
 import { createWebhooksComponent } from './webhooks/webhooks.component.js';
@@ -25,6 +26,8 @@ export interface Components {
   mcpGuard: RequestHandler;
   /** /mcp's renderer of a refused `tools/call`. */
   mcpRefusal: ErrorRequestHandler;
+  /** The scopes a token for /mcp can use: named in its resource metadata and its 401's challenge. */
+  mcpScopes: readonly Scope[];
   /** undefined when Redis is not configured. */
   redisUp?: () => boolean;
   /** The components' counters, for GET /metrics. */
@@ -45,7 +48,8 @@ export async function createComponents(deps: CoreDeps, openApi: { document: Reco
   });
   const connectors = createConnectorsComponent(deps, tasks.sync, { onConnectorChange: webhooks.onConnectorChange });
   const usage = createUsageHandlers({ tasks, connectors, limits });
-  const oauth = createOAuthComponent(deps, auth, connectors.fetchPublicDocument, webhooks.removeMadeByClient);
+  const scopesOfMcp = mcpScopes(openApi.document, ALL_SCOPES);
+  const oauth = createOAuthComponent(deps, auth, scopesOfMcp, connectors.fetchPublicDocument, webhooks.removeMadeByClient);
   const operations = [
     ...auth.operations,
     ...usageOperations(usage),
@@ -62,6 +66,7 @@ export async function createComponents(deps: CoreDeps, openApi: { document: Reco
     pageHeaders: oauthPageHeaders,
     mcpGuard: mcp.guard,
     mcpRefusal: mcp.renderRefusal,
+    mcpScopes: scopesOfMcp,
     redisUp: limits.redisUp,
     metrics: [...limits.metrics, ...connectors.metrics, ...webhooks.metrics],
     start: () => {

@@ -72,6 +72,16 @@ describe('loadConfig', () => {
     }
   });
 
+  it('validates responses outside production unless told otherwise, and not in production', () => {
+    expect(loadConfig({}).OPENAPI_VALIDATE_RESPONSES).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development' }).OPENAPI_VALIDATE_RESPONSES).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).OPENAPI_VALIDATE_RESPONSES).toBe(true);
+    expect(loadConfig({ OPENAPI_VALIDATE_RESPONSES: 'false' }).OPENAPI_VALIDATE_RESPONSES).toBe(false);
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), CONNECTOR_SECRET_KEY: 'a'.repeat(64) };
+    expect(loadConfig(production).OPENAPI_VALIDATE_RESPONSES).toBe(false);
+    expect(loadConfig({ ...production, OPENAPI_VALIDATE_RESPONSES: '1' }).OPENAPI_VALIDATE_RESPONSES).toBe(true);
+  });
+
   it('refuses production without a strong JWT secret and a connector key', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrowError(/JWT_SECRET/);
     expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'short' })).toThrowError(/JWT_SECRET/);

@@ -6,6 +6,12 @@ const flag = (fallback: boolean) =>
     .enum(['true', 'false', '1', '0'])
     .default(fallback ? 'true' : 'false')
     .transform((value) => value === 'true' || value === '1');
+/** A flag whose default depends on other settings: unset stays undefined (a zod default inside `.optional()` would win). */
+const flagWithoutDefault = () =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === 'true' || value === '1'));
 
 const settingsSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -36,7 +42,7 @@ const settingsSchema = z.object({
       if (/^\d+$/.test(value)) return Number(value);
       return value;
     }),
-  OPENAPI_VALIDATE_RESPONSES: flag(false).optional(),
+  OPENAPI_VALIDATE_RESPONSES: flagWithoutDefault(),
   // docs/security.md: the origins whose browser apps may call the API; `*` (bearer tokens, never cookies) or a list.
   CORS_ALLOWED_ORIGINS: z
     .string()

@@ -22,7 +22,10 @@ async function main(): Promise<void> {
 
   const server = createHttpServer(app, config).listen(config.PORT, config.HOST, () => {
     const { port } = server.address() as AddressInfo;
-    logger.info({ port, host: config.HOST, database: config.database.client, redis: Boolean(config.REDIS_URL) }, `listening on port ${port}`);
+    logger.info(
+      { port, host: config.HOST, database: config.database.client, redis: Boolean(config.REDIS_URL), responsesValidated: config.OPENAPI_VALIDATE_RESPONSES },
+      `listening on port ${port}`,
+    );
     components.start();
   });
   server.keepAliveTimeout = 65_000;

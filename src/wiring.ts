@@ -40,6 +40,7 @@ export async function createService(config: Config, logger: Logger, overrides: S
     pageHeaders: components.pageHeaders,
     mcpGuard: components.mcpGuard,
     mcpRefusal: components.mcpRefusal,
+    mcpScopes: components.mcpScopes,
     ...overrides,
   });
   return { app, db, components };

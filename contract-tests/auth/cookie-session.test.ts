@@ -1,3 +1,4 @@
+import { createTaskClient } from '@task-service/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awayFromMinuteEnd, limitHeaders } from '../support/limits.js';
 import { PASSWORD, startServer, uniqueEmail, type TestServer } from '../support/server.js';
@@ -108,11 +109,21 @@ describe('a cookie session over plain http (no PUBLIC_URL: the origin the reques
     expect(rightful.json).toMatchObject({ code: 'INVALID_REFRESH_TOKEN' });
   });
 
-  it('answers a refresh with neither a body token nor a cookie 401 INVALID_REFRESH_TOKEN', async () => {
-    const answer = await post(server, '/auth/refresh', origin);
-    expect(answer.status).toBe(401);
-    expect(answer.json).toMatchObject({ statusCode: 401, code: 'INVALID_REFRESH_TOKEN' });
+  it.each([
+    ['from the page’s own origin', {}],
+    ['from a plain JSON client (no Origin)', { origin: null }],
+    ['from another origin', { origin: 'https://evil.example' }],
+  ])('answers a refresh with neither a body token nor a cookie, %s, 400 VALIDATION_FAILED on /body/refreshToken', async (_case, sent: Sent) => {
+    const answer = await post(server, '/auth/refresh', origin, sent);
+    expect(answer.status).toBe(400);
+    expect(answer.json).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', details: [{ path: '/body/refreshToken' }] });
     expect(String(answer.json!.message)).toMatch(/no refresh cookie/);
+    expect(answer.setCookies).toEqual([]);
+  });
+
+  it('a page with no cookie resumes no session through the SDK, without an error to show', async () => {
+    const page = createTaskClient({ baseUrl: server.baseUrl, session: 'cookie' });
+    expect(await page.resumeSession()).toEqual({ signedIn: false });
   });
 
   it.each([
@@ -203,7 +214,8 @@ describe('a cookie session behind https (PUBLIC_URL)', () => {
     expect(setCookie.split('; ').slice(1).sort()).toEqual(['HttpOnly', 'Max-Age=2592000', 'Path=/', 'SameSite=Strict', 'Secure']);
 
     const underPlainName = await post(server, '/auth/refresh', PUBLIC_ORIGIN, { cookie: `refresh=${tokenOf(setCookie)}` });
-    expect(underPlainName.status).toBe(401);
+    // Not read under the plain name: to the service the request carries no refresh cookie.
+    expect(underPlainName.status).toBe(400);
     const refreshed = await post(server, '/auth/refresh', PUBLIC_ORIGIN, { cookie: cookieOf(setCookie) });
     expect(refreshed.status).toBe(200);
     expect(refreshed.setCookies[0]).toMatch(/^__Host-refresh=[A-Za-z0-9_-]{43}; Max-Age=2592000; Path=\/; HttpOnly; Secure; SameSite=Strict$/);

@@ -112,7 +112,8 @@ describe('paths are matched as the document writes them, whatever else the reque
   it('a method the path does not take is 405 with Allow; a HEAD is answered as the GET, without a body', async () => {
     const refused = await call('/me', { method: 'PUT' });
     expect(refused.status).toBe(405);
-    expect(refused.headers.get('allow')).toBe('GET, DELETE');
+    expect(refused.headers.get('allow')).toBe('GET, HEAD, DELETE');
+    // Every method Allow names is answered.
     const head = await call('/me', { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');

@@ -85,7 +85,7 @@ describe('the skeleton', () => {
   it('answers a method the route does not take with 405 and Allow naming the ones it does', async () => {
     const response = await fetch(`${server.baseUrl}/tasks`, { method: 'PUT' });
     expect(response.status).toBe(405);
-    expect(response.headers.get('allow')?.split(/, */).sort()).toEqual(['GET', 'POST']);
+    expect(response.headers.get('allow')?.split(/, */).sort()).toEqual(['GET', 'HEAD', 'POST']);
     expect(await response.json()).toMatchObject({ statusCode: 405, code: 'METHOD_NOT_ALLOWED' });
   });
 

@@ -50,6 +50,8 @@ describe('the metadata an MCP host discovers', () => {
   it('the MCP server is a resource of its own (RFC 9728), and the authorisation server takes metadata documents and sends iss', async () => {
     const resource = await (await fetch(`${server.baseUrl}/.well-known/oauth-protected-resource/mcp`)).json();
     expect(resource).toMatchObject({ resource: `${server.baseUrl}/mcp`, authorization_servers: [server.baseUrl], bearer_methods_supported: ['header'] });
+    // Only what the tools, resources and prompts use: a host asks a person for these and no more.
+    expect(resource.scopes_supported).toEqual(['tasks:read', 'tasks:write', 'connectors:read', 'connectors:write']);
     const authorizationServer = await (await fetch(`${server.baseUrl}/.well-known/oauth-authorization-server`)).json();
     expect(authorizationServer).toMatchObject({ client_id_metadata_document_supported: true, authorization_response_iss_parameter_supported: true });
   });
@@ -63,6 +65,7 @@ describe('an MCP host signing in with the SDK’s OAuth client', () => {
 
     expect(provider.client).toMatchObject({ client_id: expect.any(String), redirect_uris: [REDIRECT] });
     expect(provider.authorizationUrl!.searchParams.get('resource')).toBe(`${server.baseUrl}/mcp`);
+    expect(provider.authorizationUrl!.searchParams.get('scope')).toBe('tasks:read tasks:write connectors:read connectors:write');
     expect(audience(provider.stored!.access_token)).toBe(`${server.baseUrl}/mcp`);
     expect((await client.listTools()).tools).toHaveLength(9);
     const created = await callTool(client, 'create_task', { title: 'Made by an MCP host' });

@@ -18,6 +18,9 @@ afterAll(async () => {
   await Promise.all([server?.stop(), feeds?.close()]);
 });
 
+/** What MCP's tools, resources and prompts use: never account (tokens:manage) or webhook management. */
+const MCP_SCOPES = 'tasks:read tasks:write connectors:read connectors:write';
+
 const TOOL_NAMES = [
   'list_tasks',
   'get_task',
@@ -211,7 +214,7 @@ describe('audience-bound tokens (RFC 8707)', () => {
       const refused = await postMcp(server, { jsonrpc: '2.0', id: 1, method: 'ping' }, { authorization: `Bearer ${accessToken}` });
       expect(refused.status).toBe(401);
       expect(refused.headers.get('www-authenticate')).toBe(
-        `Bearer error="invalid_token", resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`,
+        `Bearer error="invalid_token", scope="${MCP_SCOPES}", resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`,
       );
     }
     const { tokens } = await appTokens(server).then((t) => ({ tokens: t.session.tokens }));
@@ -281,10 +284,10 @@ describe('the transport', () => {
     }
   });
 
-  it('a POST without credentials is a 401 pointing at the MCP resource metadata', async () => {
+  it('a POST without credentials is a 401 naming the scopes the MCP server uses and pointing at its resource metadata', async () => {
     const response = await postMcp(server, { jsonrpc: '2.0', id: 1, method: 'ping' });
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toContain(`resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+    expect(response.headers.get('www-authenticate')).toBe(`Bearer scope="${MCP_SCOPES}", resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
   });
 
   it('every POST is an API request: the rate-limit headers come with the answer', async () => {

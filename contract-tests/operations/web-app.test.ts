@@ -128,6 +128,10 @@ describe('the web app when it is not built', () => {
       const body = (await response.json()) as { code: string; message: string };
       expect(body.code).toBe('NOT_FOUND');
       expect(body.message).toMatch(/^The web app is not built on this server/);
+      expect(body.message).toContain('`npm ci` builds it');
+      // No path of the server's disk in an answer to anyone.
+      expect(body.message).not.toContain(dir);
+      expect(body.message).not.toMatch(/(^|\s)\/[a-z]/i);
     }
   });
 });

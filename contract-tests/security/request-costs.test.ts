@@ -63,3 +63,52 @@ describe('a request is counted before its body is read', () => {
     }
   });
 });
+
+/** A POST that announces its body and waits, as a client sending `Expect: 100-continue` does: what comes back before the body is sent. */
+function expectingContinue(target: TestServer, path: string, contentLength: number): { socket: Socket; first: Promise<string> } {
+  const socket = connect(target.port, '127.0.0.1');
+  socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${contentLength}\r\nExpect: 100-continue\r\n\r\n`);
+  const first = new Promise<string>((resolve) => {
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+      if (/^HTTP\/1\.1 100 /.test(received) ? received.includes('\r\n\r\n') : /\r\n\r\n[\s\S]*\}/.test(received)) resolve(received);
+    });
+    socket.on('close', () => resolve(received));
+    socket.on('error', () => resolve(received));
+  });
+  return { socket, first };
+}
+
+describe('a client that waits for 100 Continue (docs/security.md: over the limit, refused without reading a byte)', () => {
+  it('announcing a body over the limit gets 413 at once, never 100 Continue', async () => {
+    const { socket, first } = expectingContinue(server, '/auth/login', 17 * 1024);
+    try {
+      const answer = await first;
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).not.toContain('100 Continue');
+      expect(answer).toContain('"code":"PAYLOAD_TOO_LARGE"');
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  it('announcing a body within the limit is invited with 100 Continue, then answered', async () => {
+    const body = JSON.stringify({ email: 'nobody@example.com', password: 'not the password' });
+    const { socket, first } = expectingContinue(server, '/auth/login', Buffer.byteLength(body));
+    try {
+      expect(await first).toBe('HTTP/1.1 100 Continue\r\n\r\n');
+      const answer = new Promise<string>((resolve) => {
+        let received = '';
+        socket.on('data', (chunk) => {
+          received += chunk.toString('latin1');
+          if (/\r\n\r\n[\s\S]*\}/.test(received)) resolve(received);
+        });
+      });
+      socket.write(body);
+      expect(await answer).toMatch(/^HTTP\/1\.1 401 [\s\S]*"code":"INVALID_CREDENTIALS"/);
+    } finally {
+      socket.destroy();
+    }
+  });
+});

@@ -6,7 +6,8 @@
 
 Every generated operation (task_service.generated.api.<tag>.<operation>) takes `client=service.client`,
 sync (`.sync`, `.sync_detailed`) or async (`.asyncio`, `.asyncio_detailed`); both go through the session
-layer of session.py.
+layer of session.py, and an error answer (4xx, 5xx) raises ApiError (code, status, message, retry_after)
+once the session has refreshed or waited what it may.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import httpx
 
-from .errors import ApiError, OAuthFlowError
+from .errors import ApiError, OAuthFlowError, araise_for_error, raise_for_error
 from .generated import Client
 from .generated.api.auth import login as login_op
 from .generated.api.auth import logout as logout_op
@@ -93,12 +94,21 @@ class TaskService:
         )
         self._metadata: AuthorizationServerMetadata | None = None
         self.client = Client(base_url=self.base_url, raise_on_unexpected_status=True)
+        # The response hooks run after the session transport's refresh and 429 waits: what is left is the answer.
         self.client.set_httpx_client(
-            httpx.Client(base_url=self.base_url, timeout=timeout, transport=SessionTransport(self._state, transport))
+            httpx.Client(
+                base_url=self.base_url,
+                timeout=timeout,
+                transport=SessionTransport(self._state, transport),
+                event_hooks={"response": [raise_for_error]},
+            )
         )
         self.client.set_async_httpx_client(
             httpx.AsyncClient(
-                base_url=self.base_url, timeout=timeout, transport=AsyncSessionTransport(self._state, async_transport)
+                base_url=self.base_url,
+                timeout=timeout,
+                transport=AsyncSessionTransport(self._state, async_transport),
+                event_hooks={"response": [araise_for_error]},
             )
         )
 

@@ -8,10 +8,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from task_service import IssuedTokens, RetryPolicy, TaskService
+from task_service import ApiError, IssuedTokens, RetryPolicy, TaskService
 from task_service.generated.api.account import get_me
 from task_service.generated.api.tasks import create_task
-from task_service.models import Account, Error, ErrorCode, Task, TaskCreate
+from task_service.models import Account, ErrorCode, Task, TaskCreate
 
 from .conftest import ACCOUNT_BURST, Server, expired
 
@@ -49,9 +49,9 @@ def test_parallel_async_calls_share_one_refresh_too(server: Server) -> None:
 def test_a_dead_refresh_token_hands_back_the_expiry_and_signs_the_client_out(server: Server) -> None:
     stale, _ = server.signed_in()
     stale.set_tokens(expired(stale.access_token), "not-a-refresh-token-the-server-knows")
-    answer = get_me.sync_detailed(client=stale.client)
-    assert answer.status_code == 401
-    assert isinstance(answer.parsed, Error) and answer.parsed.code == ErrorCode.TOKEN_EXPIRED
+    with pytest.raises(ApiError) as raised:
+        get_me.sync_detailed(client=stale.client)
+    assert (raised.value.status, raised.value.code) == (401, ErrorCode.TOKEN_EXPIRED)
     assert stale.access_token is None and stale.refresh_token is None
 
 
@@ -65,8 +65,12 @@ def spend_account_burst(service: TaskService) -> None:
     if seconds_left < 8:
         time.sleep(seconds_left + 0.2)
     for _ in range(ACCOUNT_BURST * 3):
-        if get_me.sync_detailed(client=service.client).status_code == 429:
-            return
+        try:
+            get_me.sync_detailed(client=service.client)
+        except ApiError as refused:
+            if refused.status == 429:
+                return
+            raise
     raise AssertionError("no 429 after three times the burst budget")
 
 
@@ -78,13 +82,14 @@ def test_a_429_reports_retry_after_and_the_spent_budget(server: Server) -> None:
     assert ACCOUNT_BURST in [window.limit for window in service.rate_limits.windows]
 
     spend_account_burst(service)
-    answer = get_me.sync_detailed(client=service.client)
-    assert answer.status_code == 429
-    assert isinstance(answer.parsed, Error) and answer.parsed.code == ErrorCode.RATE_LIMIT_EXCEEDED
+    with pytest.raises(ApiError) as raised:
+        get_me.sync_detailed(client=service.client)
+    assert (raised.value.status, raised.value.code) == (429, ErrorCode.RATE_LIMIT_EXCEEDED)
     assert service.is_rate_limited
-    retry_after = int(answer.headers["retry-after"])
-    assert 1 <= retry_after <= 60
-    assert service.retry_after_seconds == retry_after == answer.parsed.retry_after_seconds
+    retry_after = raised.value.retry_after
+    assert retry_after is not None and 1 <= retry_after <= 60
+    assert raised.value.error is not None
+    assert service.retry_after_seconds == retry_after == raised.value.error.retry_after_seconds
     assert service.rate_limits.remaining == 0
 
 
@@ -95,9 +100,11 @@ def test_the_retry_waits_retry_after_each_time_and_then_hands_the_429_back(serve
     # A sleep that only records: the real server's Retry-After is checked without spending the minute.
     service.retry = RetryPolicy(max_attempts=3, sleep=waits.append)
     before = time.time()
-    answer = create_task.sync_detailed(client=service.client, body=TaskCreate(title="Refused"))
-    assert answer.status_code == 429
-    retry_after = int(answer.headers["retry-after"])
+    with pytest.raises(ApiError) as raised:
+        create_task.sync_detailed(client=service.client, body=TaskCreate(title="Refused"))
+    assert raised.value.status == 429
+    retry_after = raised.value.retry_after
+    assert retry_after is not None
     # Three attempts, two waits; each as long as the server asked (the window's end), plus at most 20% jitter.
     assert len(waits) == 2
     for wait in waits:

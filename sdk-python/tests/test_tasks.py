@@ -53,14 +53,29 @@ def test_tasks_are_created_listed_and_updated(server: Server) -> None:
     assert isinstance(fetched, Task) and fetched.status == TaskStatus.COMPLETED and fetched.completed_at is not None
 
 
-def test_a_validation_error_says_what_is_wrong_and_where(server: Server) -> None:
+def test_a_validation_error_raises_what_is_wrong_and_where(server: Server) -> None:
     service, _ = server.signed_in()
-    answer = create_task.sync_detailed(client=service.client, body=TaskCreate(title=""))
-    assert answer.status_code == 400
-    error = answer.parsed
-    assert isinstance(error, Error)
-    assert error.code == ErrorCode.VALIDATION_FAILED
-    assert any(detail.path == "/body/title" and detail.message for detail in error.details)
+    with pytest.raises(ApiError) as raised:
+        create_task.sync(client=service.client, body=TaskCreate(title=""))
+    assert (raised.value.status, raised.value.code) == (400, ErrorCode.VALIDATION_FAILED)
+    assert raised.value.error is not None
+    assert any(detail.path == "/body/title" and detail.message for detail in raised.value.error.details)
+
+
+def test_every_generated_operation_raises_api_error_on_an_error_answer(server: Server) -> None:
+    service, _ = server.signed_in()
+    missing = "00000000-0000-4000-8000-000000000000"
+    for call in (
+        lambda: get_task.sync(task_id=missing, client=service.client),
+        lambda: get_task.sync_detailed(task_id=missing, client=service.client),
+        lambda: update_task.sync(task_id=missing, client=service.client, body=TaskUpdate(title="x")),
+        lambda: asyncio.run(get_task.asyncio(task_id=missing, client=service.client)),
+    ):
+        with pytest.raises(ApiError) as raised:
+            call()
+        assert (raised.value.status, raised.value.code) == (404, "NOT_FOUND")
+        assert raised.value.message == "Task not found."
+        assert raised.value.retry_after is None
 
 
 def test_iter_tasks_walks_every_page(server: Server) -> None:

@@ -25,8 +25,12 @@ if (target === 'src') {
   // The contract version the types were generated from: info.version, the document's first two-space `version:` (info comes first).
   const version = /^ {2}version: '?(\d+\.\d+\.\d+[^'\n]*)'?$/m.exec(readFileSync(new URL('../../openapi/openapi.yaml', import.meta.url), 'utf8'))?.[1];
   if (!version) throw new Error('copy-api-types: no info.version in openapi/openapi.yaml');
+  // The error codes of that contract, for telling a code added by a later minor version (an open enum, docs/versioning.md).
+  const errorCodes = /^ {8}ErrorCode: ((?:"[A-Z_]+"(?: \| )?)+);$/m.exec(readFileSync(source, 'utf8'))?.[1]?.split(' | ');
+  if (!errorCodes) throw new Error('copy-api-types: no ErrorCode in generated/api.d.ts');
   writeFileSync(
     new URL('../src/contract-version.ts', import.meta.url),
-    `// Written by scripts/copy-api-types.mjs from openapi/openapi.yaml.\n/** The version of the API contract (the document's info.version) this SDK was generated from. */\nexport const CONTRACT_VERSION = '${version}';\n`,
+    `// Written by scripts/copy-api-types.mjs from openapi/openapi.yaml.\n/** The version of the API contract (the document's info.version) this SDK was generated from. */\nexport const CONTRACT_VERSION = '${version}';\n\n` +
+      `/** The error codes of that contract; a later minor version may add codes (ErrorCode is an open enum). */\nexport const KNOWN_ERROR_CODES: readonly string[] = [${errorCodes.map((code) => code.replaceAll('"', "'")).join(', ')}];\n`,
   );
 }

@@ -5,12 +5,13 @@ type TokenPair = components['schemas']['TokenPair'];
 
 /**
  * The web app's session: `POST /auth/refresh` with an empty JSON body, the refresh token travelling
- * only as the service's HttpOnly cookie (same origin); a 401 means there is no live session.
+ * only as the service's HttpOnly cookie (same origin); a 401 means the session is over, a 400 that
+ * there is no cookie (the empty body names no refreshToken either).
  */
 export function cookieRefresh(baseUrl: string, send: (request: Request) => Promise<Response>): RefreshGrant {
   return async () => {
     const response = await send(cookieRequest(`${baseUrl}/auth/refresh`));
-    if (response.status === 401) {
+    if (response.status === 401 || response.status === 400) {
       await response.body?.cancel();
       return { kind: 'signed-out' };
     }

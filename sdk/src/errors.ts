@@ -1,4 +1,5 @@
 import type { components } from './api.js';
+import { KNOWN_ERROR_CODES } from './contract-version.js';
 
 export type ErrorBody = components['schemas']['Error'];
 export type ErrorCode = components['schemas']['ErrorCode'];
@@ -21,7 +22,8 @@ export class TaskApiError extends Error {
     super(errorBody?.message ?? oauthBody?.error_description ?? oauthBody?.error ?? `HTTP ${status}`);
     this.name = 'TaskApiError';
     this.status = status;
-    this.code = errorBody?.code ?? 'UNKNOWN';
+    // A code added by a later minor version (ErrorCode is an open enum): UNKNOWN here, as sent in `body.code`.
+    this.code = errorBody && KNOWN_ERROR_CODES.includes(errorBody.code) ? errorBody.code : 'UNKNOWN';
     this.body = errorBody;
     this.oauthError = oauthBody?.error;
     this.isRateLimited = status === 429;

@@ -31,7 +31,11 @@ export function authOperations(service: AuthService, cookie: WebSessionCookie): 
     operation('refreshTokens', async ({ body, req }) => {
       if (body.refreshToken !== undefined) return tokens(200, await service.refresh(body.refreshToken));
       const refreshToken = cookie.read(req);
-      if (refreshToken === undefined) throw errors.invalidRefreshToken('No refresh token: the body has no refreshToken and the request carries no refresh cookie; sign in again.');
+      if (refreshToken === undefined)
+        throw errors.validation(
+          [{ path: '/body/refreshToken', message: 'is required: the request carries no refresh cookie' }],
+          'No refresh token: the body has no refreshToken and the request carries no refresh cookie.',
+        );
       try {
         return inCookie(200, await service.refresh(refreshToken), req);
       } catch (err) {

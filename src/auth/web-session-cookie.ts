@@ -11,7 +11,7 @@ import { AppError } from '../platform/errors.js';
 export interface WebSessionCookie {
   /** Refuses (403 ORIGIN_NOT_ALLOWED) a request that may not set or use the cookie: foreign or missing Origin, or not JSON. */
   checkSameOrigin: (req: Request) => void;
-  /** The refresh token the request's cookie carries, after `checkSameOrigin`; undefined without the cookie. */
+  /** The refresh token the request's cookie carries, after `checkSameOrigin` (asked only when there is a cookie); undefined without one. */
   read: (req: Request) => string | undefined;
   /** The cookie's token without the checks, for what only keys on it (the refresh budget). */
   peek: (req: Request) => string | undefined;
@@ -57,8 +57,9 @@ export function createWebSessionCookie(publicUrl: string | undefined): WebSessio
   return {
     checkSameOrigin,
     read: (req) => {
-      checkSameOrigin(req);
-      return peek(req);
+      const token = peek(req);
+      if (token !== undefined) checkSameOrigin(req);
+      return token;
     },
     peek,
     set: (req, refreshToken, maxAgeSeconds) => {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type RequestHandler } from 'express';
+import { errors } from '../platform/errors.js';
 import type { OperationRoute } from './operation-table.js';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
@@ -22,10 +23,22 @@ export function readBody(route: Pick<OperationRoute, 'bodyTypes' | 'bodyLimitByt
   }
   const [first, second] = parsers;
   if (!first) return undefined;
-  if (!second) return first;
+  const limit = route.bodyLimitBytes;
   return function readBody(req, res, next) {
+    // The parser would read (and drop) a body over the limit before its 413; the header says enough.
+    if (Number(req.headers['content-length']) > limit) return next(errors.payloadTooLarge(limit));
+    inviteBody(req, res);
+    if (!second) return first(req, res, next);
     first(req, res, (err?: unknown) => (err ? next(err) : second(req, res, next)));
   };
+}
+
+/**
+ * A client that sent `Expect: 100-continue` waits for `100 Continue` before the body (the server
+ * leaves it to this step: src/http/http-server.ts); only a body this step will read is invited.
+ */
+function inviteBody(req: IncomingMessage, res: ServerResponse): void {
+  if (req.headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
 }
 
 /**

@@ -13,6 +13,8 @@ export interface RendererOptions {
   databaseReachable?: () => Promise<boolean>;
   /** The MCP server's own refusal: a refused `tools/call` answered as the tool's error result (mcp/mcp.endpoint.ts). */
   mcpRefusal?: ErrorRequestHandler;
+  /** The scopes a token for /mcp can use: the `scope` of /mcp's 401 challenge. */
+  mcpScopes?: readonly string[];
 }
 
 /** The renderers of each error style (http/operation-table.ts), the last steps of a route's chain. */
@@ -33,7 +35,7 @@ export function createErrorRenderers(options: RendererOptions): Record<ErrorStyl
   const common: ErrorRequestHandler = function renderCommonError(err: unknown, req, res, next) {
     if (res.headersSent) return next(err);
     const appError = translate(err, req, res);
-    const challenge = bearerChallenge(req, res.locals.route?.resource ?? 'api', appError, options.publicUrl);
+    const challenge = bearerChallenge(req, res.locals.route?.resource ?? 'api', appError, { publicUrl: options.publicUrl, mcpScopes: options.mcpScopes });
     if (challenge) res.setHeader('WWW-Authenticate', challenge);
     const requestId = appError.status >= 500 ? requestIdOf(req) : undefined;
     res.status(appError.status).json(requestId === undefined ? appError.toBody() : { ...appError.toBody(), requestId });

@@ -23,6 +23,9 @@ export function createHttpServer(app: RequestListener, config: Pick<Config, 'HTT
     app,
   );
   server.on('request', trackResponse);
+  // `Expect: 100-continue`: no automatic `100 Continue`; the read-the-body step sends it for a body it
+  // will read (src/http/body-parsing.ts), so a refusal (413, 401, 429) comes before any byte is sent.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res));
   server.on('clientError', answerClientError);
   return server;
 }

@@ -93,7 +93,8 @@ export function createRoutes(parts: RouteParts): RequestHandler {
   const paths = new Map<string, PathRoutes>();
   for (const [path, routes] of byPath(parts.table)) {
     const first = routes[0]!;
-    const allow = routes.map((route) => route.method.toUpperCase());
+    // HEAD is answered wherever GET is (openapi.yaml's conventions), so a 405 names it too.
+    const allow = routes.flatMap((route) => (route.method === 'get' ? ['GET', 'HEAD'] : [route.method.toUpperCase()]));
     const hint = path === MCP_PATH ? ': POST JSON-RPC messages' : '';
     paths.set(path, {
       methods: new Map(routes.map((route) => [route.method.toUpperCase(), chainFor(route, served.get(route.operationId)!)])),

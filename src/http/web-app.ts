@@ -41,7 +41,8 @@ export function serveWebApp(dir: string | undefined, api: RequestHandler): Reque
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, errors.methodNotAllowed(req.method, path, ['GET', 'HEAD']));
     // Looked for on each request: a build made while the server runs is served without a restart.
     if (!existsSync(index)) {
-      return refuse(res, new AppError(404, 'NOT_FOUND', `The web app is not built on this server: ${index} is missing. Build it (npm start does) or set WEB_APP_DIR.`));
+      // Said to anonymous callers: the way to build it, never where this server keeps its files.
+      return refuse(res, new AppError(404, 'NOT_FOUND', 'The web app is not built on this server: `npm ci` builds it into web/dist, or set WEB_APP_DIR to a built copy.'));
     }
 
     const sendIndex = () => res.sendFile(index, { cacheControl: false, headers: { 'Cache-Control': 'no-cache' } }, (err) => err && next(err));

@@ -9,6 +9,8 @@ import { createPrompts } from './prompt-gets.js';
 import { createResources } from './resource-reads.js';
 import { createToolCalls } from './tool-calls.js';
 
+export { mcpScopes } from './mcp-scopes.js';
+
 export interface McpComponent {
   /** DNS-rebinding protection, the first step of /mcp's routes. */
   guard: RequestHandler;

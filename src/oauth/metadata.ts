@@ -38,12 +38,15 @@ export function protectedResourceMetadata(baseUrl: string): Schemas['ProtectedRe
   };
 }
 
-/** RFC 9728 for the MCP server at /mcp: a resource of its own, tokens for it are bound to it (RFC 8707). */
-export function mcpProtectedResourceMetadata(baseUrl: string): Schemas['ProtectedResourceMetadata'] {
+/**
+ * RFC 9728 for the MCP server at /mcp: a resource of its own, tokens for it are bound to it (RFC 8707);
+ * `scopes` are those its tools, resources and prompts use (src/mcp/mcp-scopes.ts).
+ */
+export function mcpProtectedResourceMetadata(baseUrl: string, scopes: readonly Schemas['Scope'][]): Schemas['ProtectedResourceMetadata'] {
   return {
     resource: mcpResource(baseUrl),
     authorization_servers: [baseUrl],
-    scopes_supported: [...ALL_SCOPES],
+    scopes_supported: [...scopes],
     bearer_methods_supported: ['header'],
     resource_name: 'Task Service MCP server',
     resource_documentation: `${baseUrl}/docs`,

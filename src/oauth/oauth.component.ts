@@ -14,6 +14,7 @@ import { createDeviceVerification } from './device-verification.service.js';
 import { deviceOperations } from './device.operations.js';
 import { createOAuthLibraryAdapter } from './oauth-library.adapter.js';
 import { oauthOperations } from './oauth.operations.js';
+import type { Scope } from '../http/caller.js';
 
 export { oauthPageHeaders } from './consent-page.js';
 import { createRevocation } from './revocation.service.js';
@@ -27,6 +28,8 @@ export interface OAuthComponent {
 export function createOAuthComponent(
   { config, db, logger }: CoreDeps,
   auth: Pick<AuthComponent, 'verifyCredentials' | 'tokenPairs' | 'accessTokens' | 'deriveKey' | 'revokeApiTokensOfOAuthClient'>,
+  /** The scopes a token for /mcp can use (the MCP component's `mcpScopes`), advertised in its resource metadata. */
+  mcpScopes: readonly Scope[],
   /** Client ID Metadata Documents, fetched through the connectors' safe fetch; without it, only registered clients. */
   fetchClientDocument?: FetchClientDocument,
   /** Told when an account withdraws an app's authorisation, after its tokens are revoked (its webhooks go). */
@@ -57,6 +60,7 @@ export function createOAuthComponent(
   const deviceGrant = createDeviceGrant({ findClient: clients.find, repository: deviceCodes, tokenPairs: auth.tokenPairs, accessTokens: auth.accessTokens });
   const operations = oauthOperations({
     publicUrl: config.PUBLIC_URL,
+    mcpScopes,
     clients,
     consent,
     library,

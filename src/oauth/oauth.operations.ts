@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { Scope } from '../http/caller.js';
 import { operation, type OperationEntry } from '../http/operations.js';
 import { publicBaseUrl } from '../http/public-url.js';
 import type { Authorizations } from './authorizations.service.js';
@@ -19,18 +20,20 @@ export interface OAuthOperationsDeps {
   deviceGrant: DeviceGrant;
   revoke: (token: string, clientId: string | undefined) => Promise<void>;
   authorizations: Authorizations;
+  /** What a token for /mcp can use, advertised in its resource metadata. */
+  mcpScopes: readonly Scope[];
 }
 
 /** /.well-known/* and /oauth/* but the device pages: the validator has checked shapes and callers before these run. */
 export function oauthOperations(deps: OAuthOperationsDeps): OperationEntry[] {
-  const { publicUrl, clients, consent, library, deviceGrant, revoke, authorizations } = deps;
+  const { publicUrl, clients, consent, library, deviceGrant, revoke, authorizations, mcpScopes } = deps;
   const baseUrl = (req: Request) => publicBaseUrl(req, publicUrl);
   const origin = (req: Request) => ({ issuer: baseUrl(req), cookieHeader: req.headers.cookie });
 
   return [
     operation('getAuthorizationServerMetadata', ({ req }) => ({ status: 200, body: authorizationServerMetadata(baseUrl(req)) })),
     operation('getProtectedResourceMetadata', ({ req }) => ({ status: 200, body: protectedResourceMetadata(baseUrl(req)) })),
-    operation('getMcpProtectedResourceMetadata', ({ req }) => ({ status: 200, body: mcpProtectedResourceMetadata(baseUrl(req)) })),
+    operation('getMcpProtectedResourceMetadata', ({ req }) => ({ status: 200, body: mcpProtectedResourceMetadata(baseUrl(req), mcpScopes) })),
     operation('registerOAuthClient', async ({ body }) => ({ status: 201, headers: { 'Cache-Control': 'no-store' }, body: await clients.register(body) })),
     operation('authorize', async ({ req, query }) => pageOrRedirect(await consent.show(query, origin(req)), 302)),
     // 303: the browser follows a form post's redirect with a GET.

@@ -17,7 +17,8 @@ class Connector:
 
     Attributes:
         type_ (ConnectorType): A kind of external account: `github` (issues assigned to the user) or `ical` (VTODOs of a
-            calendar feed).
+            calendar feed). An open list (`x-open-enum`): a minor version may add a type; a client shows one it does not
+            know by its name.
         name (str):
         max_accounts (int): Connected accounts of this type allowed per account.
     """

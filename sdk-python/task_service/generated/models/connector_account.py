@@ -20,7 +20,8 @@ class ConnectorAccount:
     Attributes:
         id (UUID):
         type_ (ConnectorType): A kind of external account: `github` (issues assigned to the user) or `ical` (VTODOs of a
-            calendar feed).
+            calendar feed). An open list (`x-open-enum`): a minor version may add a type; a client shows one it does not
+            know by its name.
         external_id (str): The identity at the provider; connecting the same identity again replaces the credentials.
             `github`: the user id (`583231`), or `<id>@<host>` for GitHub Enterprise, whose user ids are
             its own. `ical`: the normalised feed URL (scheme and host in lower case, default port and

@@ -54,6 +54,9 @@ class Error:
             - `NOT_IMPLEMENTED` (501): an operation without a handler; a running server never answers it.
             - `CONNECTOR_UNAVAILABLE` (502): the provider could not be reached. Retry later.
             - `SERVICE_UNAVAILABLE` (503): the database is unreachable. Retry after `Retry-After`.
+
+            An open list (`x-open-enum`): a minor version may add a code, so a client treats a code it does
+            not know by its status.
         message (str): Human-readable; never internals.
         details (list[ValidationDetail] | Unset): With `VALIDATION_FAILED`, what is wrong and where.
         retry_after_seconds (int | Unset): With 429 - whole seconds to wait (same as `Retry-After`).

@@ -19,7 +19,8 @@ class TaskSource:
     Attributes:
         connector_account_id (UUID):
         connector_type (ConnectorType): A kind of external account: `github` (issues assigned to the user) or `ical`
-            (VTODOs of a calendar feed).
+            (VTODOs of a calendar feed). An open list (`x-open-enum`): a minor version may add a type; a client shows one it
+            does not know by its name.
         external_id (str):
         url (None | str):
     """

@@ -16,7 +16,8 @@ class UsageConnectorAccountsItem:
     """
     Attributes:
         type_ (ConnectorType): A kind of external account: `github` (issues assigned to the user) or `ical` (VTODOs of a
-            calendar feed).
+            calendar feed). An open list (`x-open-enum`): a minor version may add a type; a client shows one it does not
+            know by its name.
         limit (int):
         used (int):
     """

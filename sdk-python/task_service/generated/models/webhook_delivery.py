@@ -21,7 +21,7 @@ class WebhookDelivery:
     Attributes:
         id (UUID):
         event_id (str): The `webhook-id` header of every attempt.
-        event_type (WebhookDeliveryEventType):
+        event_type (WebhookDeliveryEventType): An open list (`x-open-enum`) - a minor version may add an event.
         status (WebhookDeliveryStatus):
         attempts (int):
         created_at (datetime.datetime):

@@ -134,7 +134,9 @@ def sync_detailed(
     (`__Host-refresh` when `PUBLIC_URL` is https, `refresh` over plain http) set by a sign-in with
     `"session": "cookie"`, only on a `Content-Type: application/json` request whose `Origin` is
     `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`); the answer then has no `refreshToken` and the next
-    token comes as the cookie. Without either, 401 `INVALID_REFRESH_TOKEN`.
+    token comes as the cookie. The `Origin` rule applies only when the cookie is the token's source.
+    With neither a `refreshToken` nor a refresh cookie, 400 `VALIDATION_FAILED` with a detail on
+    `/body/refreshToken`.
 
     Args:
         field_host_refresh (str | Unset):
@@ -191,7 +193,9 @@ def sync(
     (`__Host-refresh` when `PUBLIC_URL` is https, `refresh` over plain http) set by a sign-in with
     `"session": "cookie"`, only on a `Content-Type: application/json` request whose `Origin` is
     `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`); the answer then has no `refreshToken` and the next
-    token comes as the cookie. Without either, 401 `INVALID_REFRESH_TOKEN`.
+    token comes as the cookie. The `Origin` rule applies only when the cookie is the token's source.
+    With neither a `refreshToken` nor a refresh cookie, 400 `VALIDATION_FAILED` with a detail on
+    `/body/refreshToken`.
 
     Args:
         field_host_refresh (str | Unset):
@@ -243,7 +247,9 @@ async def asyncio_detailed(
     (`__Host-refresh` when `PUBLIC_URL` is https, `refresh` over plain http) set by a sign-in with
     `"session": "cookie"`, only on a `Content-Type: application/json` request whose `Origin` is
     `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`); the answer then has no `refreshToken` and the next
-    token comes as the cookie. Without either, 401 `INVALID_REFRESH_TOKEN`.
+    token comes as the cookie. The `Origin` rule applies only when the cookie is the token's source.
+    With neither a `refreshToken` nor a refresh cookie, 400 `VALIDATION_FAILED` with a detail on
+    `/body/refreshToken`.
 
     Args:
         field_host_refresh (str | Unset):
@@ -298,7 +304,9 @@ async def asyncio(
     (`__Host-refresh` when `PUBLIC_URL` is https, `refresh` over plain http) set by a sign-in with
     `"session": "cookie"`, only on a `Content-Type: application/json` request whose `Origin` is
     `PUBLIC_URL`'s (else 403 `ORIGIN_NOT_ALLOWED`); the answer then has no `refreshToken` and the next
-    token comes as the cookie. Without either, 401 `INVALID_REFRESH_TOKEN`.
+    token comes as the cookie. The `Origin` rule applies only when the cookie is the token's source.
+    With neither a `refreshToken` nor a refresh cookie, 400 `VALIDATION_FAILED` with a detail on
+    `/body/refreshToken`.
 
     Args:
         field_host_refresh (str | Unset):

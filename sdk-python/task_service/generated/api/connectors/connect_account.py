@@ -153,7 +153,8 @@ def sync_detailed(
 
     Args:
         type_ (ConnectorType): A kind of external account: `github` (issues assigned to the user)
-            or `ical` (VTODOs of a calendar feed).
+            or `ical` (VTODOs of a calendar feed). An open list (`x-open-enum`): a minor version may
+            add a type; a client shows one it does not know by its name.
         body (GithubCredentials | IcalCredentials): The credentials of the connector type in the
             path.
 
@@ -206,7 +207,8 @@ def sync(
 
     Args:
         type_ (ConnectorType): A kind of external account: `github` (issues assigned to the user)
-            or `ical` (VTODOs of a calendar feed).
+            or `ical` (VTODOs of a calendar feed). An open list (`x-open-enum`): a minor version may
+            add a type; a client shows one it does not know by its name.
         body (GithubCredentials | IcalCredentials): The credentials of the connector type in the
             path.
 
@@ -254,7 +256,8 @@ async def asyncio_detailed(
 
     Args:
         type_ (ConnectorType): A kind of external account: `github` (issues assigned to the user)
-            or `ical` (VTODOs of a calendar feed).
+            or `ical` (VTODOs of a calendar feed). An open list (`x-open-enum`): a minor version may
+            add a type; a client shows one it does not know by its name.
         body (GithubCredentials | IcalCredentials): The credentials of the connector type in the
             path.
 
@@ -305,7 +308,8 @@ async def asyncio(
 
     Args:
         type_ (ConnectorType): A kind of external account: `github` (issues assigned to the user)
-            or `ical` (VTODOs of a calendar feed).
+            or `ical` (VTODOs of a calendar feed). An open list (`x-open-enum`): a minor version may
+            add a type; a client shows one it does not know by its name.
         body (GithubCredentials | IcalCredentials): The credentials of the connector type in the
             path.
 

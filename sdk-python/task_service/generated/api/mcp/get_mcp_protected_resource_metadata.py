@@ -67,6 +67,8 @@ def sync_detailed(
     an MCP client asks for tokens with `resource` set to it, and only such tokens are accepted by
     `/mcp`.
     Its authorisation server is the issuer of `/.well-known/oauth-authorization-server`.
+    `scopes_supported` lists only the scopes the MCP server's tools, resources and prompts use (the
+    `scope` of its 401 challenge too): an MCP token never needs `tokens:manage` or `webhooks:manage`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -97,6 +99,8 @@ def sync(
     an MCP client asks for tokens with `resource` set to it, and only such tokens are accepted by
     `/mcp`.
     Its authorisation server is the issuer of `/.well-known/oauth-authorization-server`.
+    `scopes_supported` lists only the scopes the MCP server's tools, resources and prompts use (the
+    `scope` of its 401 challenge too): an MCP token never needs `tokens:manage` or `webhooks:manage`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -123,6 +127,8 @@ async def asyncio_detailed(
     an MCP client asks for tokens with `resource` set to it, and only such tokens are accepted by
     `/mcp`.
     Its authorisation server is the issuer of `/.well-known/oauth-authorization-server`.
+    `scopes_supported` lists only the scopes the MCP server's tools, resources and prompts use (the
+    `scope` of its 401 challenge too): an MCP token never needs `tokens:manage` or `webhooks:manage`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -151,6 +157,8 @@ async def asyncio(
     an MCP client asks for tokens with `resource` set to it, and only such tokens are accepted by
     `/mcp`.
     Its authorisation server is the issuer of `/.well-known/oauth-authorization-server`.
+    `scopes_supported` lists only the scopes the MCP server's tools, resources and prompts use (the
+    `scope` of its 401 challenge too): an MCP token never needs `tokens:manage` or `webhooks:manage`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
