@@ -12,14 +12,20 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Builds every artifact into `folder` (emptied first); the names of the files made, SHA256SUMS last. */
-export function packRelease(folder: string): string[] {
+/**
+ * Builds every artifact into `folder` (emptied first); the names of the files made, SHA256SUMS last.
+ * `build: false` packs the SDK and taskctl as built: the test command builds them before its tests, and
+ * building again would rewrite files other tests are reading.
+ */
+export function packRelease(folder: string, { build = true } = {}): string[] {
   const out = resolve(folder);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const run = (command: string, args: string[]) => execFileSync(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  run('npm', ['run', '--silent', 'build', '-w', 'sdk']);
-  run('npm', ['run', '--silent', 'build', '-w', 'cli']);
+  if (build) {
+    run('npm', ['run', '--silent', 'build', '-w', 'sdk']);
+    run('npm', ['run', '--silent', 'build', '-w', 'cli']);
+  }
   run('npm', ['pack', '--silent', '-w', 'sdk', '-w', 'cli', '--pack-destination', out]);
   run(join(root, '.venv-python', 'bin', 'python'), ['-m', 'build', '--sdist', '--wheel', '--outdir', out, join(root, 'sdk-python')]);
   const artifacts = readdirSync(out).filter((name) => /\.(tgz|whl|tar\.gz)$/.test(name)).sort();

@@ -42,7 +42,7 @@ describe.skipIf(!runs)('the release artifacts, installed where nothing else is',
   beforeAll(async () => {
     folder = emptyFolder('release');
     // Packing blocks this process (its builds run synchronously): the server starts after it.
-    artifacts = packRelease(folder);
+    artifacts = packRelease(folder, { build: false });
     server = await startServer();
   }, 180_000);
   afterAll(async () => {
