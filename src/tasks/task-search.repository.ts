@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
-import type { TaskSort } from '../../sdk/src/task-query.js';
+import { NO_DUE_TIME, type TaskSort } from '../../sdk/src/task-query.js';
 import { compiledQuery, type CompiledQuery } from '../platform/compiled-query.js';
 import { isPostgres, type Db } from '../platform/db.js';
 import { NO_DUE_TIME_SQL } from '../platform/migrations/014-finding-tasks.js';
@@ -51,7 +51,6 @@ export function positionOf(sort: TaskSort, row: TaskRow): SortPosition {
       return [Number(row.priority), due, Number(row.created_at), row.id];
   }
 }
-const NO_DUE_TIME = 253402300800000;
 
 export function sortKeyLength(sort: TaskSort): number {
   return SORT_COLUMNS[sort].length;

@@ -5,8 +5,9 @@ import { isPostgres } from '../db.js';
 // Finding tasks (docs/finding-tasks.md): each task's words and labels as rows of their own, and the
 // tasks' sort orders as indexes, so that a filtered or sorted page reads indexes on both engines.
 // Words and labels compare in byte order ("C" on PostgreSQL, SQLite's own): a word's prefix is a range.
-// The due and priority orders put tasks without a due time last: `coalesce(due_at, NO_DUE_TIME)`,
-// written the same in src/tasks/task-search.repository.ts so that both engines use these indexes.
+// The due and priority orders put tasks without a due time last: `coalesce(due_at, NO_DUE_TIME)`
+// (sdk/src/task-query.ts), written the same in src/tasks/task-search.repository.ts so that both engines
+// use these indexes. A migration's SQL stays as it ran, so the number is written out here.
 export const NO_DUE_TIME_SQL = 'coalesce(due_at, 253402300800000)';
 
 export async function up(db: Knex): Promise<void> {
