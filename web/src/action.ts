@@ -3,6 +3,9 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { noticeSessionLoss } from './api.js';
 import { isNetworkFailure } from './words.js';
 
+/** Dispatched on window when the service answers again after a failure to reach it. */
+export const REACHABLE = 'task-service:reachable';
+
 type Answer<T> = { data?: T | undefined; error?: TaskApiError | undefined };
 
 export interface Action {
@@ -25,7 +28,11 @@ export function useAction(): Action {
   useEffect(() => {
     const back = () => setError((held: unknown) => (isNetworkFailure(held) ? undefined : held));
     addEventListener('online', back);
-    return () => removeEventListener('online', back);
+    addEventListener(REACHABLE, back);
+    return () => {
+      removeEventListener('online', back);
+      removeEventListener(REACHABLE, back);
+    };
   }, []);
 
   const run = async <T>(call: () => Promise<Answer<T>>): Promise<{ ok: true; data: T } | { ok: false }> => {

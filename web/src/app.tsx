@@ -14,7 +14,7 @@ import { WebhooksPage } from './pages/webhooks.page.js';
 import { sayError } from './words.js';
 
 type Me = Account;
-type Session = { state: 'loading' } | { state: 'signed-out'; notice?: string } | { state: 'signed-in'; me: Me };
+type Session = { state: 'loading' } | { state: 'signed-out'; notice?: string } | { state: 'signed-in'; me?: Me | undefined };
 
 type Route = PageName | 'sign-up' | 'sign-in';
 
@@ -51,8 +51,10 @@ export function App() {
         if (resumed.error) return setSession({ state: 'signed-out', notice: sayError(resumed.error) });
         rememberSession(resumed.signedIn);
         if (!resumed.signedIn) return setSession({ state: 'signed-out' });
+        // The page shows (and loads its data) at once; who is signed in follows in parallel.
+        setSession({ state: 'signed-in' });
         const me = await client.getMe();
-        setSession(me.data ? { state: 'signed-in', me: me.data } : { state: 'signed-out' });
+        if (me.data) setSession({ state: 'signed-in', me: me.data });
       } catch (caught) {
         setSession({ state: 'signed-out', notice: sayError(caught) });
       }
@@ -105,7 +107,7 @@ export function App() {
       </a>
       <header class="bar-top">
         <p class="brand">Task Service</p>
-        <Menu page={page} email={session.me.email} onSignOut={() => void signOut()} />
+        <Menu page={page} email={session.me?.email ?? ''} onSignOut={() => void signOut()} />
       </header>
       <main id="main">
         {page === 'tasks' && <TasksPage />}
@@ -114,7 +116,7 @@ export function App() {
         {page === 'apps' && <AppsPage />}
         {page === 'webhooks' && <WebhooksPage />}
         {page === 'usage' && <UsagePage />}
-        {page === 'account' && <AccountPage email={session.me.email} onDeleted={() => (rememberSession(false), setSession({ state: 'signed-out', notice: 'Your account was deleted.' }))} />}
+        {page === 'account' && session.me && <AccountPage email={session.me.email} onDeleted={() => (rememberSession(false), setSession({ state: 'signed-out', notice: 'Your account was deleted.' }))} />}
       </main>
       <LiveRegion />
     </>

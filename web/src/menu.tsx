@@ -19,16 +19,17 @@ export function Menu({ page, email, onSignOut }: { page: PageName; email: string
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   useEffect(() => setOpen(false), [page]);
+  const isOpen = useRef(open);
+  isOpen.current = open;
   useEffect(() => {
-    if (!open) return;
     const escape = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
+      if (event.key !== 'Escape' || !isOpen.current) return;
       setOpen(false);
       button.current?.focus();
     };
     addEventListener('keydown', escape);
     return () => removeEventListener('keydown', escape);
-  }, [open]);
+  }, []);
 
   return (
     <>

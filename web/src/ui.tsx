@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { fieldErrors, sayError } from './words.js';
 
 interface InputProps {
@@ -69,7 +69,7 @@ export function Page({ title, children }: { title: string; children: ComponentCh
 export function ConfirmButton(props: { label: string; name: string; question: string; detail: string; confirm: string; busy?: boolean; onConfirm: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (open) dialog.current?.showModal();
   }, [open]);
   const close = () => {

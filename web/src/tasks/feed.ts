@@ -1,4 +1,5 @@
 import type { TaskApiError, TaskChange } from '@task-service/sdk';
+import { REACHABLE } from '../action.js';
 import { client, noticeSessionLoss, pollInterval } from '../api.js';
 
 /** The longest wait between two polls while the tab is hidden. */
@@ -17,6 +18,9 @@ export function followChanges(apply: (changes: TaskChange[]) => void, report: (e
   let timer: ReturnType<typeof setTimeout> | undefined;
   let hiddenWait = pollInterval();
   let polling = false;
+  let failed = false;
+  /** A 429's wait holds for the early polls too (tab shown, focus, online). */
+  let quietUntil = 0;
 
   const schedule = (ms: number) => {
     clearTimeout(timer);
@@ -34,13 +38,20 @@ export function followChanges(apply: (changes: TaskChange[]) => void, report: (e
         cursor = page.cursor;
       }
       report(undefined);
+      // A success after a failure: forms that could not reach the service clear that (action.ts).
+      if (failed) dispatchEvent(new Event(REACHABLE));
+      failed = false;
     } catch (caught) {
       const error = caught as TaskApiError;
       if (error?.code === 'CURSOR_EXPIRED') cursor = undefined;
       else {
         noticeSessionLoss(typeof error?.status === 'number' ? error : undefined);
         report(caught);
-        if (error?.isRateLimited) wait = (error.retryAfterSeconds ?? 60) * 1000;
+        failed = true;
+        if (error?.isRateLimited) {
+          wait = (error.retryAfterSeconds ?? 60) * 1000;
+          quietUntil = Date.now() + wait;
+        }
       }
     } finally {
       polling = false;
@@ -54,7 +65,7 @@ export function followChanges(apply: (changes: TaskChange[]) => void, report: (e
   const now = () => {
     if (document.visibilityState !== 'visible') return;
     hiddenWait = pollInterval();
-    schedule(0);
+    schedule(Math.max(0, quietUntil - Date.now()));
   };
   document.addEventListener('visibilitychange', now);
   addEventListener('focus', now);

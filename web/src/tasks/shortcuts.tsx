@@ -1,5 +1,5 @@
 import type { Task } from '@task-service/sdk';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { undoLatest } from '../live.js';
 
 export const SHORTCUTS: [keys: string, what: string][] = [
@@ -68,7 +68,7 @@ export function useShortcuts(handlers: Handlers): void {
 /** `?`: the shortcuts, in a modal dialog named `Keyboard shortcuts` (Escape or Close closes it). */
 export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     dialog.current?.showModal();
     return () => opener?.focus();

@@ -1,5 +1,5 @@
 import type { Task } from '@task-service/sdk';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useAction } from '../action.js';
 import { client } from '../api.js';
 import { announce } from '../live.js';
@@ -20,7 +20,7 @@ export function TaskForm({ task, gone, onSaved, onClose }: { task: Task; gone: b
   const action = useAction();
   const form = useRef<HTMLFormElement>(null);
   const focusFirst = () => (form.current?.querySelector('input') as HTMLInputElement | null)?.focus();
-  useEffect(focusFirst, []);
+  useLayoutEffect(focusFirst, []);
 
   const conflict = isApiError(action.error) && action.error.status === 412;
   const changedElsewhere = !gone && (task.version > draft.version || conflict);

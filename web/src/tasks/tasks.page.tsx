@@ -78,7 +78,7 @@ export function TasksPage() {
   useEffect(() => followChanges(merge, setFeedError), []);
 
   // After an action the focus stays on its row, or goes to the row that took its place.
-  useEffect(() => {
+  useLayoutEffect(() => {
     const want = focusNext.current;
     if (!want || !list.current) return;
     focusNext.current = undefined;
