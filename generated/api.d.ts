@@ -234,9 +234,12 @@ export interface paths {
         };
         /**
          * List tasks
-         * @description Keyset pagination in a stable order (`createdAt`, then `id`): follow `nextCursor` until it is null.
-         *     A walk sees every task that existed through the whole walk exactly once, whatever is inserted or
-         *     deleted in between. Scope `tasks:read`.
+         * @description Finds the account's tasks: every filter given must hold (they combine with AND). Keyset
+         *     pagination in a total order (`sort`, the id last): follow `nextCursor` until it is null. A walk
+         *     sees every task that matched through the whole walk exactly once, whatever is created, edited or
+         *     deleted in between. A `cursor` belongs to the filters and sort that made it: sent with others it
+         *     is refused (400, detail on `/query/cursor`). The SDK's `taskMatches` and `compareTasks` apply the
+         *     same filters and orders to tasks a client holds. Scope `tasks:read`.
          */
         get: operations["listTasks"];
         put?: never;
@@ -282,6 +285,28 @@ export interface paths {
          *     `VALIDATION_FAILED` (path `/query/cursor`). Scope `tasks:read`.
          */
         get: operations["listTaskChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's labels
+         * @description Every label a task of the account carries, once each whatever its case, spelled as it was first
+         *     written, with how many open tasks carry it: the most used first, then by name. A label offered
+         *     here finds its tasks as `listTasks`' `label` filter. Scope `tasks:read`.
+         */
+        get: operations["listLabels"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1861,6 +1886,33 @@ export interface components {
             /** Format: date-time */
             dueAt?: string | null;
             labels?: string[];
+        };
+        /**
+         * @description The account's labels, the most used first.
+         * @example {
+         *       "items": [
+         *         {
+         *           "name": "Home",
+         *           "openTasks": 12
+         *         },
+         *         {
+         *           "name": "release",
+         *           "openTasks": 3
+         *         },
+         *         {
+         *           "name": "archive",
+         *           "openTasks": 0
+         *         }
+         *       ]
+         *     }
+         */
+        LabelList: {
+            items: {
+                /** @description The label as it was first written. */
+                name: string;
+                /** @description How many open tasks carry it (any case). */
+                openTasks: number;
+            }[];
         };
         /**
          * @description One page of the account's tasks and the cursor of the next one.
@@ -4186,6 +4238,50 @@ export interface operations {
                  *     2027-06-01 (docs/versioning.md says how to migrate).
                  */
                 updatedSince?: string;
+                /**
+                 * @description Words to find. Text is split into words at every character that is neither a letter nor a
+                 *     digit; words compare without case and without diacritics (NFKD, combining marks removed). A
+                 *     task matches when every word given is the start of a word of its title or its notes: `rep`
+                 *     finds "Quarterly report", `cafe` finds "Cafe au lait" written with an accent. Words only of
+                 *     punctuation, or none, filter nothing.
+                 * @example rent home
+                 */
+                q?: string;
+                /**
+                 * @description Only tasks carrying every label given (repeat the parameter for more), compared without case.
+                 * @example [
+                 *       "home",
+                 *       "urgent"
+                 *     ]
+                 */
+                label?: string[];
+                /**
+                 * @description Only tasks of any priority given (repeat the parameter for more); 1 is the most urgent.
+                 * @example [
+                 *       1,
+                 *       2
+                 *     ]
+                 */
+                priority?: (1 | 2 | 3 | 4)[];
+                /**
+                 * @description Only tasks due at or after this time (tasks without a due time do not match).
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                dueAfter?: string;
+                /**
+                 * @description Only tasks due before this time (tasks without a due time do not match).
+                 * @example 2026-12-08T00:00:00Z
+                 */
+                dueBefore?: string;
+                /** @description `true`: only tasks with a due time; `false`: only tasks without one. */
+                hasDue?: boolean;
+                /**
+                 * @description The order of the pages, each total (the id decides last). `created`: oldest first (the
+                 *     default); `-created`: newest first; `updated` / `-updated`: by the last change; `due`: soonest
+                 *     due first, tasks without a due time after all others, then as `created`; `priority`: 1 first,
+                 *     then as `due`.
+                 */
+                sort?: "created" | "-created" | "updated" | "-updated" | "due" | "priority";
             };
             header?: never;
             path?: never;
@@ -4370,6 +4466,42 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's labels. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Limit-sustained": components["headers"]["X-RateLimit-Limit-sustained"];
+                    "X-RateLimit-Remaining-sustained": components["headers"]["X-RateLimit-Remaining-sustained"];
+                    "X-RateLimit-Reset-sustained": components["headers"]["X-RateLimit-Reset-sustained"];
+                    "X-RateLimit-Limit-client": components["headers"]["X-RateLimit-Limit-client"];
+                    "X-RateLimit-Remaining-client": components["headers"]["X-RateLimit-Remaining-client"];
+                    "X-RateLimit-Reset-client": components["headers"]["X-RateLimit-Reset-client"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -174,8 +174,11 @@ function buildTaskClient(options: TaskClientOptions) {
     revokeApiToken: (tokenId: string, call?: CallOptions) =>
       settle(api.DELETE('/api-tokens/{tokenId}', { params: { path: { tokenId } }, ...init(call) })),
 
+    /** One page of tasks: `q`, `label`, `priority`, `dueAfter`, `dueBefore`, `hasDue` and `status` filter, `sort` orders (`taskMatches`, `compareTasks`). */
     listTasks: (query: Loose<Query<'listTasks'>> = {}, call?: CallOptions) =>
       settle(api.GET('/tasks', { params: { query: defined(query) }, ...init(call) })),
+    /** The account's labels with how many open tasks carry each, the most used first. */
+    listLabels: (call?: CallOptions) => settle(api.GET('/labels', init(call))),
     /** With an `idempotencyKey` a repeated create (and a retried one) makes one task. */
     createTask: (body: Schemas['TaskCreate'], call: CallOptions & { idempotencyKey?: string | undefined } = {}) =>
       settle(api.POST('/tasks', { body, params: { header: defined({ 'Idempotency-Key': call.idempotencyKey }) }, ...init(call) })),

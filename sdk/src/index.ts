@@ -21,3 +21,14 @@ export {
 export type { components, operations, paths } from './api.js';
 /** Every schema of the document by name: Task, TaskStatus, TaskCreate, SyncJob, ConnectorAccount, Usage, TokenPair, ... */
 export type * from './schemas.js';
+export {
+  compareTasks,
+  labelKey,
+  searchWords,
+  sortKey,
+  taskMatches,
+  NO_DUE_TIME,
+  type QueriedTask,
+  type TaskQuery,
+  type TaskSort,
+} from './task-query.js';

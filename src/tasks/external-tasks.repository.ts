@@ -102,7 +102,7 @@ export async function detachConnectorTasks(
       ),
     );
   }
-  await changes.upserted(trx, 'updated', detached);
+  await changes.upserted(trx, 'updated', detached, false);
   return detached.length;
 }
 

@@ -9,6 +9,7 @@ import { changeNumbersTaken, firstNumberTaken } from './change-numbers.js';
 import { takeTaskPlaceNow } from './task-quota.js';
 import { insertTaskWithinCap } from './task-create.repository.js';
 import { insertTaskNow, type NewTaskRow, type TaskRow } from './tasks.repository.js';
+import { indexNewTaskNow, indexTasks } from './task-index.repository.js';
 
 export type { TaskDeletion } from './task-feed.repository.js';
 
@@ -73,8 +74,12 @@ export interface TaskChangeRecorder {
    * transactionNow). Either runs in `db` when it is a transaction.
    */
   created(db: Db | Transaction, row: NewTaskRow, maxTasks: number): Promise<TaskRow | undefined>;
-  /** Rows written with their new numbers and versions: created or updated. */
-  upserted(trx: AnyTransaction, kind: 'created' | 'updated', rows: readonly TaskRow[]): Promise<void>;
+  /**
+   * Rows written with their new numbers and versions: created or updated. Their words and labels are
+   * indexed again (src/tasks/task-index.repository.ts) unless `reindex` is false: a change that left
+   * title, notes and labels as they were.
+   */
+  upserted(trx: AnyTransaction, kind: 'created' | 'updated', rows: readonly TaskRow[], reindex?: boolean): Promise<void>;
   /**
    * Deletes the task (only at an expected version, when given) and leaves its tombstone under the
    * change number; false when there was no such task to delete.
@@ -105,12 +110,14 @@ export function createTaskChangeRecorder(listener?: TaskChangeListener): TaskCha
         const changeNumber = takeTaskPlaceNow(trx, row.account_id, maxTasks);
         if (changeNumber === undefined) return undefined;
         const inserted = insertTaskNow(trx, row, changeNumber);
+        indexNewTaskNow(trx, inserted);
         if (step && statementOf(step).now.run(trx, step.values(createdBy())) > 0) trx.afterCommit(step.committed);
         return inserted;
       });
     },
 
-    async upserted(trx, kind, rows) {
+    async upserted(trx, kind, rows, reindex = true) {
+      if (reindex) await indexTasks(trx, rows);
       if (!listener) return;
       for (const row of rows) await listener.record(trx, { kind, accountId: row.account_id, task: toTask(row) });
     },

@@ -1,6 +1,7 @@
 import { compiledQuery, type Queryable, type StepBuilder } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
 import { placeTaken } from './task-quota.js';
+import { newTaskIndexValues } from './task-index.repository.js';
 import { COLUMNS, type NewTaskRow, type TaskRow } from './tasks.repository.js';
 
 // A create on PostgreSQL as one statement (src/tasks/task-changes.ts, created).
@@ -15,7 +16,7 @@ export interface StatementStep {
  * PostgreSQL: takes a place under the cap with the change number (src/tasks/task-quota.ts), inserts the
  * task and runs a listener's step, as one statement of data-modifying WITHs. On its own it commits as
  * one: a create is one round trip where a transaction took five (BEGIN, the cap's UPDATE, the INSERT, the
- * listener's INSERT, COMMIT). The account row is locked first, as by every task write. Undefined at the
+ * listener's INSERT, COMMIT). Its words and labels are indexed by two more steps (src/tasks/task-index.repository.ts). The account row is locked first, as by every task write. Undefined at the
  * cap (nothing written); else the row and how many rows the step wrote.
  */
 export async function insertTaskWithinCap(
@@ -30,7 +31,13 @@ export async function insertTaskWithinCap(
     shape = createShape(step?.build);
     createShapes.set(step?.build, shape);
   }
-  const created = await shape.first(db, [row.account_id, maxTasks, ...NEW_COLUMNS.map((column) => row[column]), ...(step?.values ?? [])]);
+  const created = await shape.first(db, [
+    row.account_id,
+    maxTasks,
+    ...NEW_COLUMNS.map((column) => row[column]),
+    ...newTaskIndexValues(row),
+    ...(step?.values ?? []),
+  ]);
   if (created === undefined) return undefined;
   const { step_wrote: stepWrote, ...inserted } = created;
   return { row: inserted, stepWrote: Number(stepWrote) };
@@ -39,6 +46,8 @@ export async function insertTaskWithinCap(
 const PLACE_TAKEN = 'place_taken';
 const CREATED = 'created';
 const STEP = 'step';
+const WORDS = 'words_indexed';
+const LABELS = 'labels_indexed';
 
 /** The create with a step (or none), compiled once for each. */
 function createShape(step: StepBuilder | undefined) {
@@ -53,7 +62,18 @@ function createShape(step: StepBuilder | undefined) {
         CREATED,
         db.raw(`insert into tasks (??, change_seq) select ${values.map(() => '?').join(', ')}, task_change_seq from ?? returning ??`, [NEW_COLUMNS, ...values, PLACE_TAKEN, COLUMNS]),
       );
-    if (step) query.with(STEP, step(db, (i) => $(2 + NEW_COLUMNS.length + i), CREATED));
+    const indexAt = 2 + NEW_COLUMNS.length;
+    query
+      .with(WORDS, db.raw(`insert into task_words (task_id, account_id, word) select c.id, c.account_id, w from ?? c, unnest(?::text[]) as w`, [CREATED, $(indexAt)]))
+      .with(
+        LABELS,
+        db.raw(`insert into task_labels (task_id, account_id, label, name) select c.id, c.account_id, l.k, l.n from ?? c, unnest(?::text[], ?::text[]) as l(k, n)`, [
+          CREATED,
+          $(indexAt + 1),
+          $(indexAt + 2),
+        ]),
+      );
+    if (step) query.with(STEP, step(db, (i) => $(indexAt + 3 + i), CREATED));
     return query
       .select(`${CREATED}.*`)
       .select(db.raw(step ? `(select count(*) from ${STEP}) as step_wrote` : '0 as step_wrote'))

@@ -14,7 +14,7 @@ export type { ExternalTask, UpsertCounts } from './external-tasks.repository.js'
 export type { TitleMatch } from './task-titles.repository.js';
 
 export interface TasksComponent {
-  /** listTasks, listTaskChanges, createTask, getTask, updateTask, deleteTask. */
+  /** listTasks, listLabels, listTaskChanges, createTask, getTask, updateTask, deleteTask. */
   operations: OperationEntry[];
   /** The task cap and what the account uses of it. */
   usage: (accountId: string) => Promise<{ limit: number; used: number }>;

@@ -3,13 +3,14 @@ import { etagOf, ifMatchVersions, ifNoneMatchHits } from './entity-tags.js';
 import type { TasksService } from './tasks.service.js';
 
 /**
- * listTasks, listTaskChanges, createTask, getTask, updateTask and deleteTask: the validator has
+ * listTasks, listLabels, listTaskChanges, createTask, getTask, updateTask and deleteTask: the validator has
  * checked the caller, scopes and shapes before these run. The MCP tools run the same handlers.
  * One task's answers carry its version as ETag; the app sets no other (src/app.ts).
  */
 export function createTasksHandlers(service: TasksService) {
   return {
     listTasks: async ({ caller, query }: OperationInput<'listTasks'>) => ({ status: 200 as const, body: await service.list(caller.accountId, query) }),
+    listLabels: async ({ caller }: OperationInput<'listLabels'>) => ({ status: 200 as const, body: await service.labels(caller.accountId) }),
     listTaskChanges: async ({ caller, callerAccount, query }: OperationInput<'listTaskChanges'>) => ({
       status: 200 as const,
       body: await service.changes(caller.accountId, query, callerAccount?.lastTaskChange),
@@ -41,6 +42,7 @@ export type TasksHandlers = ReturnType<typeof createTasksHandlers>;
 export function tasksOperations(handlers: TasksHandlers): OperationEntry[] {
   return [
     operation('listTasks', handlers.listTasks),
+    operation('listLabels', handlers.listLabels),
     operation('listTaskChanges', handlers.listTaskChanges),
     operation('createTask', handlers.createTask),
     operation('getTask', handlers.getTask),

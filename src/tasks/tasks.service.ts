@@ -7,7 +7,10 @@ import { isRfc3339Instant, toIso } from '../platform/time.js';
 import type { ChangeCursors } from './change-cursor.js';
 import { forgetExpiredKeys, onceForKey, type StoredResponse } from './idempotency.js';
 import type { TaskChangeRecorder } from './task-changes.js';
-import { decodeCursor, encodeCursor } from '../platform/page-cursor.js';
+import { labelKey, searchWords, type TaskSort } from '../../sdk/src/task-query.js';
+import { MAX_INDEXED_WORD } from './task-index.repository.js';
+import { decodeTaskCursor, encodeTaskCursor, viewDigest } from './task-list-cursor.js';
+import { findTaskPage, listLabels, positionOf, type TaskFilters } from './task-search.repository.js';
 import { lastChangeNumber, listChangesAfter, purgeTombstones, type FeedRow } from './task-feed.repository.js';
 import { releaseTaskPlaceForDelete, usedTaskPlaces } from './task-quota.js';
 import { toTask } from './tasks.presenter.js';
@@ -18,6 +21,7 @@ import type { ExpectedVersions, StatusFilter, Task } from './tasks.repository.js
 type TaskCreate = Omit<components['schemas']['TaskCreate'], 'priority'> & { priority?: number };
 type TaskUpdate = components['schemas']['TaskUpdate'];
 type TaskList = components['schemas']['TaskList'];
+type LabelList = components['schemas']['LabelList'];
 type TaskChangeList = components['schemas']['TaskChangeList'];
 type TaskChangeItem = components['schemas']['TaskChange'];
 
@@ -26,6 +30,13 @@ export interface ListQuery {
   limit?: number;
   cursor?: string;
   updatedSince?: string;
+  q?: string;
+  label?: string[];
+  priority?: number[];
+  dueAfter?: string;
+  dueBefore?: string;
+  hasDue?: boolean;
+  sort?: TaskSort;
 }
 
 export interface ChangesQuery {
@@ -80,19 +91,22 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
   return {
     async list(accountId: string, query: ListQuery): Promise<TaskList> {
       const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-      const rows = await repository.listTaskPage(db, accountId, {
-        status: query.status ?? 'all',
-        updatedSince: query.updatedSince === undefined ? undefined : toEpoch(query.updatedSince, '/query/updatedSince'),
-        after: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
-        // One more than the page: whether it exists says if there is a next page, without a count.
-        limit: limit + 1,
-      });
+      const sort = query.sort ?? 'created';
+      const filters = taskFilters(query);
+      const view = viewDigest(filters, sort);
+      const after = query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor, view, sort, PLAIN_LIST_VIEW);
+      // One more than the page: whether it exists says if there is a next page, without a count.
+      const rows = await findTaskPage(db, accountId, { filters, sort, after, limit: limit + 1 });
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       return {
         items: page.map(toTask),
-        nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: Number(last.created_at), id: last.id }) : null,
+        nextCursor: rows.length > limit && last ? encodeTaskCursor(view, positionOf(sort, last)) : null,
       };
+    },
+
+    async labels(accountId: string): Promise<LabelList> {
+      return { items: await listLabels(db, accountId) };
     },
 
     /** 201 with the new task; with an idempotency key, a repeat within the window answers the first response. */
@@ -127,7 +141,7 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
         const changeNumber = recorder.numbersInTaskUpdate(trx) ? undefined : await recorder.takeNumbers(trx, accountId, 1);
         const row = await repository.updateTask(trx, { accountId, taskId, expected }, fields, { now, changeNumber });
         if (!row) throw await missingOrChanged(trx, accountId, taskId);
-        await recorder.upserted(trx, 'updated', [row]);
+        await recorder.upserted(trx, 'updated', [row], fields.title !== undefined || fields.notes !== undefined || fields.labels !== undefined);
         return toTask(row);
       });
     },
@@ -197,6 +211,30 @@ function toChange(row: FeedRow): TaskChangeItem {
   if (row.change_kind === 'deleted') return { kind: 'deleted', taskId: row.id, deletedAt: toIso(Number(row.deleted_at)) };
   return { kind: 'upserted', task: toTask(row) };
 }
+
+/** The filters of a list request as the index compares them; times checked as for a write. */
+function taskFilters(query: ListQuery): TaskFilters {
+  const optionalTime = (value: string | undefined, path: string) => (value === undefined ? undefined : toEpoch(value, path));
+  return {
+    status: query.status ?? 'all',
+    wordRanges: searchWords(query.q).map((word) => {
+      const from = word.slice(0, MAX_INDEXED_WORD);
+      return [from, from + LAST_CODE_POINT];
+    }),
+    labelKeys: [...new Set((query.label ?? []).map(labelKey))],
+    priorities: [...new Set(query.priority ?? [])],
+    dueAfter: optionalTime(query.dueAfter, '/query/dueAfter'),
+    dueBefore: optionalTime(query.dueBefore, '/query/dueBefore'),
+    hasDue: query.hasDue,
+    updatedSince: optionalTime(query.updatedSince, '/query/updatedSince'),
+  };
+}
+
+/** Sorts after every word that starts with the same letters: no word holds it (it is not a letter). */
+const LAST_CODE_POINT = String.fromCodePoint(0x10ffff);
+
+/** The view of a list with no filters and the default sort: what a cursor from before filters existed was made for. */
+const PLAIN_LIST_VIEW = viewDigest(taskFilters({}), 'created');
 
 function toEpochOrNull(value: string | null | undefined, path: string): number | null {
   return value === null || value === undefined ? null : toEpoch(value, path);

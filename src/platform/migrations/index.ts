@@ -10,6 +10,7 @@ import * as webhooks from './010-webhooks.js';
 import * as tombstonesKeyed from './011-tombstones-keyed.js';
 import * as tombstonesWithoutAgeIndex from './012-tombstones-without-age-index.js';
 import * as taskTitlePrefix from './013-task-title-prefix.js';
+import * as findingTasks from './014-finding-tasks.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -25,6 +26,7 @@ const all: Record<string, Migration> = {
   '011-tombstones-keyed': tombstonesKeyed,
   '012-tombstones-without-age-index': tombstonesWithoutAgeIndex,
   '013-task-title-prefix': taskTitlePrefix,
+  '014-finding-tasks': findingTasks,
 };
 
 /** Migrations compiled in, so they run the same from src/ under tsx and from dist/. */

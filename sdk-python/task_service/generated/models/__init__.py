@@ -35,6 +35,10 @@ from .json_rpc_message_error import JsonRpcMessageError
 from .json_rpc_message_params import JsonRpcMessageParams
 from .json_rpc_message_result import JsonRpcMessageResult
 from .json_rpc_version import JsonRpcVersion
+from .label_list import LabelList
+from .label_list_items_item import LabelListItemsItem
+from .list_tasks_priority_item import ListTasksPriorityItem
+from .list_tasks_sort import ListTasksSort
 from .list_tasks_status import ListTasksStatus
 from .login_request import LoginRequest
 from .o_auth_authorization_form import OAuthAuthorizationForm
@@ -155,6 +159,10 @@ __all__ = (
     "JsonRpcMessageParams",
     "JsonRpcMessageResult",
     "JsonRpcVersion",
+    "LabelList",
+    "LabelListItemsItem",
+    "ListTasksPriorityItem",
+    "ListTasksSort",
     "ListTasksStatus",
     "LoginRequest",
     "OAuthAuthorizationForm",

@@ -7,6 +7,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
+from ...models.list_tasks_priority_item import ListTasksPriorityItem
+from ...models.list_tasks_sort import ListTasksSort
 from ...models.list_tasks_status import ListTasksStatus
 from ...models.task_list import TaskList
 from ...types import UNSET, Response, Unset
@@ -18,6 +20,13 @@ def _get_kwargs(
     limit: int | Unset = 50,
     cursor: str | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
+    q: str | Unset = UNSET,
+    label: list[str] | Unset = UNSET,
+    priority: list[ListTasksPriorityItem] | Unset = UNSET,
+    due_after: datetime.datetime | Unset = UNSET,
+    due_before: datetime.datetime | Unset = UNSET,
+    has_due: bool | Unset = UNSET,
+    sort: ListTasksSort | Unset = ListTasksSort.CREATED,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -36,6 +45,41 @@ def _get_kwargs(
     if not isinstance(updated_since, Unset):
         json_updated_since = updated_since.isoformat()
     params["updatedSince"] = json_updated_since
+
+    params["q"] = q
+
+    json_label: list[str] | Unset = UNSET
+    if not isinstance(label, Unset):
+        json_label = label
+
+    params["label"] = json_label
+
+    json_priority: list[int] | Unset = UNSET
+    if not isinstance(priority, Unset):
+        json_priority = []
+        for priority_item_data in priority:
+            priority_item = priority_item_data.value
+            json_priority.append(priority_item)
+
+    params["priority"] = json_priority
+
+    json_due_after: str | Unset = UNSET
+    if not isinstance(due_after, Unset):
+        json_due_after = due_after.isoformat()
+    params["dueAfter"] = json_due_after
+
+    json_due_before: str | Unset = UNSET
+    if not isinstance(due_before, Unset):
+        json_due_before = due_before.isoformat()
+    params["dueBefore"] = json_due_before
+
+    params["hasDue"] = has_due
+
+    json_sort: str | Unset = UNSET
+    if not isinstance(sort, Unset):
+        json_sort = sort.value
+
+    params["sort"] = json_sort
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -110,18 +154,35 @@ def sync_detailed(
     limit: int | Unset = 50,
     cursor: str | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
+    q: str | Unset = UNSET,
+    label: list[str] | Unset = UNSET,
+    priority: list[ListTasksPriorityItem] | Unset = UNSET,
+    due_after: datetime.datetime | Unset = UNSET,
+    due_before: datetime.datetime | Unset = UNSET,
+    has_due: bool | Unset = UNSET,
+    sort: ListTasksSort | Unset = ListTasksSort.CREATED,
 ) -> Response[Error | TaskList]:
     """List tasks
 
-     Keyset pagination in a stable order (`createdAt`, then `id`): follow `nextCursor` until it is null.
-    A walk sees every task that existed through the whole walk exactly once, whatever is inserted or
-    deleted in between. Scope `tasks:read`.
+     Finds the account's tasks: every filter given must hold (they combine with AND). Keyset
+    pagination in a total order (`sort`, the id last): follow `nextCursor` until it is null. A walk
+    sees every task that matched through the whole walk exactly once, whatever is created, edited or
+    deleted in between. A `cursor` belongs to the filters and sort that made it: sent with others it
+    is refused (400, detail on `/query/cursor`). The SDK's `taskMatches` and `compareTasks` apply the
+    same filters and orders to tasks a client holds. Scope `tasks:read`.
 
     Args:
         status (ListTasksStatus | Unset):  Default: ListTasksStatus.ALL.
         limit (int | Unset):  Default: 50.
         cursor (str | Unset):
         updated_since (datetime.datetime | Unset):
+        q (str | Unset):
+        label (list[str] | Unset):
+        priority (list[ListTasksPriorityItem] | Unset):
+        due_after (datetime.datetime | Unset):
+        due_before (datetime.datetime | Unset):
+        has_due (bool | Unset):
+        sort (ListTasksSort | Unset):  Default: ListTasksSort.CREATED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -136,6 +197,13 @@ def sync_detailed(
         limit=limit,
         cursor=cursor,
         updated_since=updated_since,
+        q=q,
+        label=label,
+        priority=priority,
+        due_after=due_after,
+        due_before=due_before,
+        has_due=has_due,
+        sort=sort,
     )
 
     response = client.get_httpx_client().request(
@@ -152,18 +220,35 @@ def sync(
     limit: int | Unset = 50,
     cursor: str | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
+    q: str | Unset = UNSET,
+    label: list[str] | Unset = UNSET,
+    priority: list[ListTasksPriorityItem] | Unset = UNSET,
+    due_after: datetime.datetime | Unset = UNSET,
+    due_before: datetime.datetime | Unset = UNSET,
+    has_due: bool | Unset = UNSET,
+    sort: ListTasksSort | Unset = ListTasksSort.CREATED,
 ) -> Error | TaskList | None:
     """List tasks
 
-     Keyset pagination in a stable order (`createdAt`, then `id`): follow `nextCursor` until it is null.
-    A walk sees every task that existed through the whole walk exactly once, whatever is inserted or
-    deleted in between. Scope `tasks:read`.
+     Finds the account's tasks: every filter given must hold (they combine with AND). Keyset
+    pagination in a total order (`sort`, the id last): follow `nextCursor` until it is null. A walk
+    sees every task that matched through the whole walk exactly once, whatever is created, edited or
+    deleted in between. A `cursor` belongs to the filters and sort that made it: sent with others it
+    is refused (400, detail on `/query/cursor`). The SDK's `taskMatches` and `compareTasks` apply the
+    same filters and orders to tasks a client holds. Scope `tasks:read`.
 
     Args:
         status (ListTasksStatus | Unset):  Default: ListTasksStatus.ALL.
         limit (int | Unset):  Default: 50.
         cursor (str | Unset):
         updated_since (datetime.datetime | Unset):
+        q (str | Unset):
+        label (list[str] | Unset):
+        priority (list[ListTasksPriorityItem] | Unset):
+        due_after (datetime.datetime | Unset):
+        due_before (datetime.datetime | Unset):
+        has_due (bool | Unset):
+        sort (ListTasksSort | Unset):  Default: ListTasksSort.CREATED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -179,6 +264,13 @@ def sync(
         limit=limit,
         cursor=cursor,
         updated_since=updated_since,
+        q=q,
+        label=label,
+        priority=priority,
+        due_after=due_after,
+        due_before=due_before,
+        has_due=has_due,
+        sort=sort,
     ).parsed
 
 
@@ -189,18 +281,35 @@ async def asyncio_detailed(
     limit: int | Unset = 50,
     cursor: str | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
+    q: str | Unset = UNSET,
+    label: list[str] | Unset = UNSET,
+    priority: list[ListTasksPriorityItem] | Unset = UNSET,
+    due_after: datetime.datetime | Unset = UNSET,
+    due_before: datetime.datetime | Unset = UNSET,
+    has_due: bool | Unset = UNSET,
+    sort: ListTasksSort | Unset = ListTasksSort.CREATED,
 ) -> Response[Error | TaskList]:
     """List tasks
 
-     Keyset pagination in a stable order (`createdAt`, then `id`): follow `nextCursor` until it is null.
-    A walk sees every task that existed through the whole walk exactly once, whatever is inserted or
-    deleted in between. Scope `tasks:read`.
+     Finds the account's tasks: every filter given must hold (they combine with AND). Keyset
+    pagination in a total order (`sort`, the id last): follow `nextCursor` until it is null. A walk
+    sees every task that matched through the whole walk exactly once, whatever is created, edited or
+    deleted in between. A `cursor` belongs to the filters and sort that made it: sent with others it
+    is refused (400, detail on `/query/cursor`). The SDK's `taskMatches` and `compareTasks` apply the
+    same filters and orders to tasks a client holds. Scope `tasks:read`.
 
     Args:
         status (ListTasksStatus | Unset):  Default: ListTasksStatus.ALL.
         limit (int | Unset):  Default: 50.
         cursor (str | Unset):
         updated_since (datetime.datetime | Unset):
+        q (str | Unset):
+        label (list[str] | Unset):
+        priority (list[ListTasksPriorityItem] | Unset):
+        due_after (datetime.datetime | Unset):
+        due_before (datetime.datetime | Unset):
+        has_due (bool | Unset):
+        sort (ListTasksSort | Unset):  Default: ListTasksSort.CREATED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -215,6 +324,13 @@ async def asyncio_detailed(
         limit=limit,
         cursor=cursor,
         updated_since=updated_since,
+        q=q,
+        label=label,
+        priority=priority,
+        due_after=due_after,
+        due_before=due_before,
+        has_due=has_due,
+        sort=sort,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -229,18 +345,35 @@ async def asyncio(
     limit: int | Unset = 50,
     cursor: str | Unset = UNSET,
     updated_since: datetime.datetime | Unset = UNSET,
+    q: str | Unset = UNSET,
+    label: list[str] | Unset = UNSET,
+    priority: list[ListTasksPriorityItem] | Unset = UNSET,
+    due_after: datetime.datetime | Unset = UNSET,
+    due_before: datetime.datetime | Unset = UNSET,
+    has_due: bool | Unset = UNSET,
+    sort: ListTasksSort | Unset = ListTasksSort.CREATED,
 ) -> Error | TaskList | None:
     """List tasks
 
-     Keyset pagination in a stable order (`createdAt`, then `id`): follow `nextCursor` until it is null.
-    A walk sees every task that existed through the whole walk exactly once, whatever is inserted or
-    deleted in between. Scope `tasks:read`.
+     Finds the account's tasks: every filter given must hold (they combine with AND). Keyset
+    pagination in a total order (`sort`, the id last): follow `nextCursor` until it is null. A walk
+    sees every task that matched through the whole walk exactly once, whatever is created, edited or
+    deleted in between. A `cursor` belongs to the filters and sort that made it: sent with others it
+    is refused (400, detail on `/query/cursor`). The SDK's `taskMatches` and `compareTasks` apply the
+    same filters and orders to tasks a client holds. Scope `tasks:read`.
 
     Args:
         status (ListTasksStatus | Unset):  Default: ListTasksStatus.ALL.
         limit (int | Unset):  Default: 50.
         cursor (str | Unset):
         updated_since (datetime.datetime | Unset):
+        q (str | Unset):
+        label (list[str] | Unset):
+        priority (list[ListTasksPriorityItem] | Unset):
+        due_after (datetime.datetime | Unset):
+        due_before (datetime.datetime | Unset):
+        has_due (bool | Unset):
+        sort (ListTasksSort | Unset):  Default: ListTasksSort.CREATED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -257,5 +390,12 @@ async def asyncio(
             limit=limit,
             cursor=cursor,
             updated_since=updated_since,
+            q=q,
+            label=label,
+            priority=priority,
+            due_after=due_after,
+            due_before=due_before,
+            has_due=has_due,
+            sort=sort,
         )
     ).parsed

@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import type { TaskSort } from '../../sdk/src/task-query.js';
+import { errors } from '../platform/errors.js';
+import { sortKeyLength, type SortPosition, type TaskFilters } from './task-search.repository.js';
+
+// A page cursor of `listTasks`: the last row's sort key and a digest of the filters and sort that made
+// the page. Opaque to clients (base64url of JSON); decoding checks every part, so a cursor that is not
+// one of ours, or one replayed with other filters or another sort, is a 400 rather than a wrong page.
+
+export function encodeTaskCursor(view: string, position: SortPosition): string {
+  return Buffer.from(JSON.stringify([view, ...position])).toString('base64url');
+}
+
+/** A digest of what a page is of: the same filters (as the index compares them) and sort give the same. */
+export function viewDigest(filters: TaskFilters, sort: TaskSort): string {
+  const canonical = JSON.stringify([
+    sort,
+    filters.status,
+    [...new Set(filters.wordRanges.map(([from]) => from))].sort(),
+    [...new Set(filters.labelKeys)].sort(),
+    [...new Set(filters.priorities)].sort(),
+    filters.dueAfter ?? null,
+    filters.dueBefore ?? null,
+    filters.hasDue ?? null,
+    filters.updatedSince ?? null,
+  ]);
+  return createHash('sha256').update(canonical).digest('base64url').slice(0, 12);
+}
+
+export function decodeTaskCursor(cursor: string, view: string, sort: TaskSort, legacyView: string): SortPosition {
+  const parsed = parseJson(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!Array.isArray(parsed) || Buffer.from(JSON.stringify(parsed)).toString('base64url') !== cursor) throw notOurs();
+  // A cursor from before filters existed: a plain list's [createdAt, id].
+  if (parsed.length === 2 && typeof parsed[0] === 'number') {
+    if (view !== legacyView) throw otherView();
+    return checkedPosition(parsed, 'created');
+  }
+  const [digest, ...position] = parsed as unknown[];
+  if (typeof digest !== 'string') throw notOurs();
+  if (digest !== view) throw otherView();
+  return checkedPosition(position, sort);
+}
+
+function checkedPosition(position: unknown[], sort: TaskSort): SortPosition {
+  const id = position.at(-1);
+  const numbers = position.slice(0, -1);
+  if (position.length !== sortKeyLength(sort) || typeof id !== 'string' || !UUID.test(id) || !numbers.every((n) => Number.isSafeInteger(n))) throw notOurs();
+  return position as SortPosition;
+}
+
+const notOurs = () => errors.validation([{ path: '/query/cursor', message: 'is not a cursor from a previous page' }]);
+const otherView = () =>
+  errors.validation([{ path: '/query/cursor', message: 'was made for other filters or another sort: send the same ones as for its page, or start without a cursor' }]);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
