@@ -321,6 +321,7 @@ describe.skipIf(!CHROMIUM)(title, () => {
     await help.waitFor();
     await first.keyboard.press('Escape');
     await help.waitFor({ state: 'detached' });
+    await expect.poll(() => focused(first)).toBe('page-title');
     await first.keyboard.press('j');
     await expect.poll(() => focused(first)).toMatch(/^Done: /);
     const firstRow = await focused(first);
@@ -346,8 +347,63 @@ describe.skipIf(!CHROMIUM)(title, () => {
     await expect.poll(() => focused(first)).toBe('new-task');
     await first.getByRole('heading', { name: 'Tasks', level: 1 }).focus();
     await first.keyboard.press('/');
-    await expect.poll(() => focused(first)).toMatch(/^(search|filter-label)$/);
+    await expect.poll(() => focused(first)).toBe('search');
     await review(first, 'tasks');
+  });
+
+  it('finds tasks: Search, Label, Priority, Due and Sort go to the service, stay in the address, and the feed keeps the view current', async () => {
+    const asked: URLSearchParams[] = [];
+    first.on('request', (request) => {
+      const url = new URL(request.url());
+      if (request.method() === 'GET' && url.pathname === '/tasks') asked.push(url.searchParams);
+    });
+    const shown = () => first.getByRole('checkbox', { name: /^Done: / }).evaluateAll((all) => all.map((box) => box.getAttribute('aria-label')!.slice('Done: '.length)));
+    await first.getByLabel('Search').fill('rent');
+    await expect.poll(shown).toEqual(['Pay rent']);
+    expect(asked.at(-1)!.get('q')).toBe('rent');
+    expect(new URL(first.url()).searchParams.get('q')).toBe('rent');
+    await first.getByLabel('Search').fill('');
+    await expect.poll(async () => (await shown()).length).toBeGreaterThan(1);
+
+    const home = first.getByRole('group', { name: 'Label' }).getByRole('button', { name: /^home, \d+ open$/ });
+    await home.click();
+    await expect.poll(shown).toEqual(['Pay rent', 'Water the roses']);
+    expect(await home.getAttribute('aria-pressed')).toBe('true');
+    expect(asked.at(-1)!.getAll('label')).toEqual(['home']);
+    expect(new URL(first.url()).searchParams.getAll('label')).toEqual(['home']);
+    // Another device: a new task with the label joins the view, one without does not, and one losing the label leaves it.
+    await device.createTask({ title: 'Feed the cat', labels: ['Home'] });
+    await device.createTask({ title: 'Not at home' });
+    const rent = (await taskNamed('Pay rent'))!;
+    expect((await device.updateTask(rent.id, { labels: [] })).error).toBeUndefined();
+    await expect.poll(async () => (await shown()).join(' | '), { timeout: POLL_MS * 3 + 2000 }).toBe('Water the roses | Feed the cat');
+    // Back in the view at its place in the order (oldest first), as the service orders it.
+    expect((await device.updateTask(rent.id, { labels: ['home'] })).error).toBeUndefined();
+    await expect.poll(shown, { timeout: POLL_MS * 3 + 2000 }).toEqual(['Pay rent', 'Water the roses', 'Feed the cat']);
+    // The address holds the view: a reload shows the same.
+    await first.reload();
+    await expect.poll(shown).toEqual(['Pay rent', 'Water the roses', 'Feed the cat']);
+    await home.click();
+    await expect.poll(() => new URL(first.url()).searchParams.getAll('label')).toEqual([]);
+
+    await first.getByLabel('Due').selectOption('overdue');
+    await expect.poll(shown).toEqual(['Renew the insurance']);
+    expect(asked.at(-1)!.get('dueBefore')).toBeTruthy();
+    await first.getByLabel('Due').selectOption('week');
+    await expect.poll(shown).toEqual(expect.arrayContaining(['Pay rent']));
+    expect(await shown()).not.toContain('Renew the insurance');
+    await first.getByLabel('Due').selectOption('');
+
+    await first.getByLabel('Sort').selectOption('priority');
+    await expect.poll(async () => (await shown())[0]).toBe('Pay rent');
+    expect(asked.at(-1)!.get('sort')).toBe('priority');
+    await first.getByLabel('Priority', { exact: true }).selectOption('2');
+    await expect.poll(shown).toEqual(['Water the roses']);
+    expect(asked.at(-1)!.getAll('priority')).toEqual(['2']);
+    await review(first, 'tasks-filtered');
+    await first.getByLabel('Priority', { exact: true }).selectOption('');
+    await first.getByLabel('Sort').selectOption('created');
+    await expect.poll(() => new URL(first.url()).search).toBe(`?pollMs=${POLL_MS}`);
   });
 
   it('refreshes when the tab regains focus, without waiting for the poll', async () => {

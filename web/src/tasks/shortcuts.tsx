@@ -31,7 +31,7 @@ export function useShortcuts(handlers: Handlers): void {
       const { focused, rows, toggle, edit, help, enabled } = latest.current;
       const target = event.target as HTMLElement | null;
       if (!enabled || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
-      if (target?.closest('input:not([type=checkbox]), textarea, select, [contenteditable], dialog')) return;
+      if (target?.closest('input:not([type=checkbox]), textarea, select, [contenteditable], dialog[open]')) return;
       const move = (step: number) => {
         const all = rows();
         const at = all.findIndex((row) => row.contains(document.activeElement));
@@ -68,11 +68,8 @@ export function useShortcuts(handlers: Handlers): void {
 /** `?`: the shortcuts, in a modal dialog named `Keyboard shortcuts` (Escape or Close closes it). */
 export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  useLayoutEffect(() => {
-    const opener = document.activeElement as HTMLElement | null;
-    dialog.current?.showModal();
-    return () => opener?.focus();
-  }, []);
+  // Closing a modal dialog gives focus back to where it was (the browser does it, also on Escape).
+  useLayoutEffect(() => dialog.current?.showModal(), []);
   return (
     <dialog ref={dialog} aria-labelledby="shortcuts-title" onClose={onClose}>
       <h2 id="shortcuts-title">Keyboard shortcuts</h2>

@@ -1,14 +1,16 @@
-import type { Task, TaskApiError, TaskChange } from '@task-service/sdk';
+import { compareTasks, taskMatches, type Task, type TaskApiError, type TaskChange } from '@task-service/sdk';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { client, noticeSessionLoss } from '../api.js';
 import { announce } from '../live.js';
-import { Field, Loading, Page, Problem } from '../ui.js';
+import { Loading, Page, Problem } from '../ui.js';
 import { isNetworkFailure, sayError } from '../words.js';
 import { followChanges } from './feed.js';
 import { QuickAdd } from './quick-add.component.js';
 import { ShortcutsDialog, useShortcuts } from './shortcuts.js';
-import { applyChanges, statusFits, type StatusFilter } from './task-changes.js';
+import { applyChanges, type ListShape } from './task-changes.js';
+import { TaskFilters } from './task-filters.component.js';
 import { TaskRow } from './task-row.component.js';
+import { isFiltered, queryOf, viewFromUrl, viewToUrl, type View } from './view.js';
 
 const PAGE_SIZE = 100;
 type Focus = { id: string; part: 'check' | 'edit' } | { index: number };
@@ -25,9 +27,7 @@ async function attempt<T>(call: () => Promise<{ data?: T | undefined; error?: Ta
 }
 
 export function TasksPage() {
-  const [status, setStatus] = useState<StatusFilter>('open');
-  const [label, setLabel] = useState('');
-  const [priority, setPriority] = useState('');
+  const [view, setView] = useState<View>(viewFromUrl);
   const [items, setItems] = useState<Task[] | undefined>();
   const [nextCursor, setNextCursor] = useState<string | null>(null);
   const [listError, setListError] = useState<unknown>();
@@ -41,22 +41,45 @@ export function TasksPage() {
   const list = useRef<HTMLUListElement>(null);
   const focusNext = useRef<Focus>();
   const busy = useRef(new Set<string>());
-  const current = useRef({ status, editing, items });
-  current.current = { status, editing, items };
+  /** The view's query as the list was loaded with it (the due views are relative to that moment). */
+  const query = useRef(queryOf(view));
+  const shapeOf = (complete: boolean): ListShape => {
+    const asked = query.current;
+    return { fits: (task) => taskMatches(asked, task), order: compareTasks(asked.sort), complete };
+  };
+  const current = useRef({ editing, items, nextCursor });
+  current.current = { editing, items, nextCursor };
 
-  const load = async (filter: StatusFilter) => {
+  /** Changes the feed brings while a page of the list is on its way: applied to that page when it comes. */
+  const arrived = useRef<TaskChange[] | null>(null);
+  const load = async (shown: View) => {
     setItems(undefined);
-    const page = await attempt(() => client.listTasks({ status: filter, limit: PAGE_SIZE }));
+    current.current.items = undefined;
+    arrived.current = [];
+    query.current = queryOf(shown);
+    const asked = query.current;
+    const page = await attempt(() => client.listTasks({ ...asked, limit: PAGE_SIZE }));
     performance.mark('tasks:response');
+    if (asked !== query.current) return;
+    const meanwhile = arrived.current ?? [];
+    arrived.current = null;
     if ('error' in page) return setListError(page.error);
     setListError(undefined);
-    setItems(page.data.items);
     setNextCursor(page.data.nextCursor);
+    current.current.nextCursor = page.data.nextCursor;
+    current.current.items = page.data.items;
+    setItems(page.data.items);
+    merge(meanwhile);
   };
-  useEffect(() => void load(status), [status]);
+  useEffect(() => {
+    viewToUrl(view);
+    void load(view);
+  }, [view]);
+  const viewRef = useRef(view);
+  viewRef.current = view;
   // A list that could not load is loaded again once the browser is back online.
   useEffect(() => {
-    const back = () => current.current.items === undefined && void load(current.current.status);
+    const back = () => current.current.items === undefined && void load(viewRef.current);
     addEventListener('online', back);
     return () => removeEventListener('online', back);
   }, []);
@@ -68,11 +91,15 @@ export function TasksPage() {
     }
   }, [items]);
 
-  const merge = (changes: TaskChange[]) => {
-    const { status: filter, editing: open, items: held } = current.current;
-    if (!held) return;
-    const next = applyChanges(held, changes, statusFits(filter), new Set(open ? [open] : []));
+  const [labelsSeen, setLabelsSeen] = useState(0);
+  const merge = (changes: TaskChange[], complete = current.current.nextCursor === null) => {
+    const { editing: open, items: held } = current.current;
+    if (arrived.current) arrived.current.push(...changes);
+    if (!held || changes.length === 0) return;
+    const next = applyChanges(held, changes, shapeOf(complete), new Set(open ? [open] : []));
+    current.current.items = next.items;
     setItems(next.items);
+    setLabelsSeen((count) => count + 1);
     if (next.gone.length > 0) setGone((was) => new Set([...was, ...next.gone]));
   };
   useEffect(() => followChanges(merge, setFeedError), []);
@@ -88,7 +115,7 @@ export function TasksPage() {
     (target ?? document.getElementById('new-task'))?.focus();
   });
 
-  const shown = items?.filter((task) => !hidden.has(task.id) && (!label || task.labels.some((held) => held.toLowerCase() === label.trim().toLowerCase())) && (!priority || task.priority === Number(priority)));
+  const shown = items?.filter((task) => !hidden.has(task.id));
   const indexOf = (task: Task) => shown?.findIndex((held) => held.id === task.id) ?? 0;
   const problem = (id: string, error: unknown) => setProblems((held) => ({ ...held, [id]: error }));
   const replace = (task: Task) => merge([{ kind: 'upserted', task }]);
@@ -102,7 +129,7 @@ export function TasksPage() {
     busy.current.delete(task.id);
     if ('error' in done) return problem(task.id, done.error);
     problem(task.id, undefined);
-    focusNext.current = statusFits(current.current.status)(done.data) ? { id: task.id, part: 'check' } : { index };
+    focusNext.current = shapeOf(true).fits(done.data) ? { id: task.id, part: 'check' } : { index };
     replace(done.data);
     if (!completing) return announce(`“${task.title}” is open again.`);
     announce(`Completed “${task.title}”.`, {
@@ -148,7 +175,7 @@ export function TasksPage() {
     if (gone.has(task.id)) merge([{ kind: 'deleted', taskId: task.id, deletedAt: new Date().toISOString() }]);
     else {
       const held = current.current.items?.find((other) => other.id === task.id);
-      if (held && !statusFits(current.current.status)(held)) {
+      if (held && !shapeOf(true).fits(held)) {
         focusNext.current = { index: indexOf(task) };
         setItems((all) => all?.filter((other) => other.id !== task.id));
       }
@@ -158,11 +185,18 @@ export function TasksPage() {
   const loadMore = async () => {
     if (!nextCursor) return;
     setLoadingMore(true);
-    const page = await attempt(() => client.listTasks({ status, limit: PAGE_SIZE, cursor: nextCursor }));
+    arrived.current = [];
+    const page = await attempt(() => client.listTasks({ ...query.current, limit: PAGE_SIZE, cursor: nextCursor }));
     setLoadingMore(false);
+    const meanwhile = arrived.current ?? [];
+    arrived.current = null;
     if ('error' in page) return setListError(page.error);
-    setItems((held) => [...(held ?? []), ...page.data.items.filter((task) => !held?.some((other) => other.id === task.id))]);
+    const held = current.current.items ?? [];
+    const items = [...held, ...page.data.items.filter((task) => !held.some((other) => other.id === task.id))];
+    current.current = { ...current.current, items, nextCursor: page.data.nextCursor };
+    setItems(items);
     setNextCursor(page.data.nextCursor);
+    merge(meanwhile);
   };
 
   useShortcuts({
@@ -171,36 +205,20 @@ export function TasksPage() {
     toggle: (task) => void toggle(task),
     edit,
     help: () => setHelpOpen(true),
-    enabled: !helpOpen && editing === undefined,
+    // A modal dialog (the shortcuts, a confirmation) holds the keys itself: the handler skips keys inside one.
+    enabled: editing === undefined,
   });
 
   return (
     <Page title="Tasks">
-      <QuickAdd onAdded={(task) => statusFits(status)(task) && setItems((held) => [task, ...(held ?? []).filter((other) => other.id !== task.id)])} />
-
-      <fieldset class="filters">
-        <legend>Show</legend>
-        <div class="field">
-          <label for="filter-status">Status</label>
-          <select id="filter-status" value={status} onChange={(event) => setStatus(event.currentTarget.value as StatusFilter)}>
-            <option value="open">Open</option>
-            <option value="completed">Completed</option>
-            <option value="all">All</option>
-          </select>
-        </div>
-        <Field id="filter-label" label="Label" value={label} onValue={setLabel} />
-        <div class="field">
-          <label for="filter-priority">Priority</label>
-          <select id="filter-priority" value={priority} onChange={(event) => setPriority(event.currentTarget.value)}>
-            <option value="">Any</option>
-            {[1, 2, 3, 4].map((level) => (
-              <option key={level} value={String(level)}>
-                P{level}
-              </option>
-            ))}
-          </select>
-        </div>
-      </fieldset>
+      <QuickAdd
+        onAdded={(task) => {
+          // One's own new task is shown even when the list has more pages; or said to be outside the view.
+          if (shapeOf(true).fits(task)) merge([{ kind: 'upserted', task }], true);
+          else announce(`Added “${task.title}”; it is not in this view.`);
+        }}
+      />
+      <TaskFilters view={view} onView={setView} refreshLabels={labelsSeen} />
 
       <Problem error={listError} />
       {feedError !== undefined && listError === undefined && (
@@ -209,7 +227,7 @@ export function TasksPage() {
         </p>
       )}
       {!shown && listError === undefined && <Loading what="tasks" />}
-      {shown && shown.length === 0 && <p class="muted">{items?.length ? 'No task matches these filters.' : 'No tasks here yet: add one above.'}</p>}
+      {shown && shown.length === 0 && <p class="muted">{isFiltered(view) || view.status !== 'open' ? 'No task matches these filters.' : 'No tasks here yet: add one above.'}</p>}
       <ul class="tasks" aria-label="Tasks" ref={list}>
         {shown?.map((task) => (
           <TaskRow
