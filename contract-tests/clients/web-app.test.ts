@@ -83,6 +83,8 @@ describe.skipIf(!CHROMIUM)(title, () => {
       await tab.setViewportSize(viewport);
       expect(await axeViolations(tab), `${name} at ${viewport.width} px: accessibility violations`).toEqual([]);
       expect(await horizontalOverflow(tab), `${name} at ${viewport.width} px: wider than the screen`).toEqual([]);
+      // Outcomes are said through one live region; failures are alerts where the action was.
+      expect(await tab.locator('[role=status], [aria-live], output').count(), `${name}: live regions`).toBe(1);
       await tab.screenshot({ path: `${SHOTS}${name}-${viewport.width}.png`, fullPage: true });
     }
     await tab.setViewportSize(before);
@@ -415,6 +417,32 @@ describe.skipIf(!CHROMIUM)(title, () => {
     await slow.evaluate(() => dispatchEvent(new Event('focus')));
     await slow.getByRole('checkbox', { name: 'Done: Seen on focus' }).waitFor({ timeout: 5000 });
     await slow.context().close();
+  });
+
+  it('polls less while the tab is hidden, and at once when it is shown again', async () => {
+    const tab = await openTab(WIDE, 'pollMs=400');
+    await signIn(tab);
+    await tab.getByRole('checkbox', { name: 'Done: Pay rent' }).waitFor();
+    const polls: number[] = [];
+    tab.on('request', (request) => new URL(request.url()).pathname === '/tasks/changes' && polls.push(Date.now()));
+    const visibility = (state: 'hidden' | 'visible') =>
+      tab.evaluate((next) => {
+        Object.defineProperty(document, 'visibilityState', { value: next, configurable: true });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, state);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const visiblePolls = polls.length;
+    await visibility('hidden');
+    polls.length = 0;
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    const hiddenPolls = polls.length;
+    // 400 ms apart while shown; hidden, the wait doubles (800, 1600, 3200 ms...).
+    expect(visiblePolls).toBeGreaterThanOrEqual(3);
+    expect(hiddenPolls).toBeLessThanOrEqual(3);
+    await device.createTask({ title: 'Seen when shown' });
+    await visibility('visible');
+    await tab.getByRole('checkbox', { name: 'Done: Seen when shown' }).waitFor({ timeout: 1500 });
+    await tab.context().close();
   });
 
   it('connects the iCalendar feed and syncs it; an unreachable feed is said in words; disconnecting asks first', async () => {

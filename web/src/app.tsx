@@ -1,7 +1,7 @@
 import type { Account } from '@task-service/sdk';
 import { useEffect, useState } from 'preact/hooks';
 import { client, mayHaveSession, onSessionLost, rememberSession } from './api.js';
-import { LiveRegion } from './live.js';
+import { announce, LiveRegion } from './live.js';
 import { Menu, PAGES, type PageName } from './menu.js';
 import { AccountPage } from './pages/account.page.js';
 import { AppsPage } from './pages/apps.page.js';
@@ -39,6 +39,7 @@ export function App() {
       onSessionLost(() => {
         rememberSession(false);
         setSession({ state: 'signed-out', notice: 'Your session ended: sign in again.' });
+        announce('Your session ended: sign in again.');
       }),
     [],
   );

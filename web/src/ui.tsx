@@ -101,7 +101,7 @@ export function ConfirmButton(props: { label: string; name: string; question: st
 
 export function Loading({ what }: { what: string }) {
   return (
-    <p class="muted" role="status">
+    <p class="muted">
       Loading {what}…
     </p>
   );
@@ -119,7 +119,7 @@ export function Secret({ id, label, value }: { id: string; label: string; value:
     }
   };
   return (
-    <div class="secret" role="status">
+    <div class="secret">
       <p>Copy it now: it is shown this once.</p>
       <label for={id}>{label}</label>
       <div class="row">

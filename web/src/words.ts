@@ -120,3 +120,11 @@ function fieldSentence(field: string, message: string): string {
   if (/date-time|format/i.test(message)) return `${name} is not a date and time we can read.`;
   return `${name} cannot be used as entered.`;
 }
+
+/** A sync job's `error` (the provider's side, written by the service) in words, without addresses or error numbers. */
+export function syncProblem(error: string): string {
+  if (/\b(401|403)\b|credential|token|unauthori[sz]ed|forbidden/i.test(error)) return 'The provider refused the credentials: connect the account again.';
+  if (/\b404\b|not found/i.test(error)) return 'The provider says the feed or account is not there any more.';
+  if (/reach|timed? ?out|E[A-Z]{4,}/.test(error)) return 'The provider could not be reached; the next sync tries again.';
+  return 'The provider\'s answer could not be read; the next sync tries again.';
+}

@@ -4,7 +4,7 @@ import { useAction } from '../action.js';
 import { client } from '../api.js';
 import { announce } from '../live.js';
 import { ConfirmButton, Field, Loading, Page, Problem, when } from '../ui.js';
-import { fieldErrors } from '../words.js';
+import { fieldErrors, syncProblem } from '../words.js';
 
 const FINISHED = new Set(['succeeded', 'failed']);
 
@@ -72,7 +72,15 @@ function ConnectionCard({ account, onGone }: { account: ConnectorAccount; onGone
   // Follows a running job once a second until it ends (a lost connection is shown, and the next tick tries again).
   useEffect(() => {
     if (!syncing) return;
-    const timer = setTimeout(() => void following.run(() => client.getSyncJob(job.id)).then((current) => current.ok ? setJob(current.data) : setJob({ ...job })), 1000);
+    const timer = setTimeout(
+      () =>
+        void following.run(() => client.getSyncJob(job.id)).then((current) => {
+          if (!current.ok) return setJob({ ...job });
+          setJob(current.data);
+          if (FINISHED.has(current.data.status)) announce(`Sync of ${account.displayName} ${current.data.status}: ${current.data.created} created, ${current.data.updated} updated.`);
+        }),
+      1000,
+    );
     return () => clearTimeout(timer);
   }, [job, syncing]);
 
@@ -95,11 +103,11 @@ function ConnectionCard({ account, onGone }: { account: ConnectorAccount; onGone
         {account.type === 'github' ? 'GitHub' : 'iCalendar'} · last synced {when(job?.finishedAt ?? account.lastSyncedAt)}
       </p>
       {job && (
-        <p role="status" class={job.status === 'failed' ? 'problem' : undefined}>
+        <p class={job.status === 'failed' ? 'problem' : undefined}>
           {syncing
             ? `Sync ${job.status}… ${job.fetched} fetched so far.`
             : `Sync ${job.status}: ${job.fetched} fetched, ${job.created} created, ${job.updated} updated, ${job.unchanged} unchanged, ${job.droppedOverQuota} dropped over quota.`}
-          {job.error && ' The provider could not be read; try again later.'}
+          {job.error && ` ${syncProblem(job.error)}`}
         </p>
       )}
       <Problem error={action.error ?? following.error} attempt={action.attempt + following.attempt} />

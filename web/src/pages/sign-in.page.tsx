@@ -20,7 +20,7 @@ export function SignInPage({ mode, notice, onSignedIn }: { mode: 'sign-in' | 'si
 
   return (
     <Page title={signUp ? 'Create an account' : 'Sign in'}>
-      {notice && action.error === undefined && <p role="status">{notice}</p>}
+      {notice && action.error === undefined && <p class="notice">{notice}</p>}
       <Problem error={action.error} attempt={action.attempt} />
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Field id="email" label="Email" type="email" autoComplete="email" required value={email} onValue={setEmail} error={fields.email} />
