@@ -267,6 +267,21 @@ describe.skipIf(!CHROMIUM)(title, () => {
     await first.getByRole('checkbox', { name: /^Done: Call the plumber/ }).waitFor({ state: 'detached' });
   });
 
+  it('an edit in progress survives another device deleting the task: the form stays with what was typed, and Cancel lets it go', async () => {
+    await device.createTask({ title: 'Sort the photos' });
+    await first.getByRole('checkbox', { name: 'Done: Sort the photos' }).waitFor({ timeout: POLL_MS * 3 + 2000 });
+    await first.getByRole('button', { name: 'Edit: Sort the photos' }).click();
+    await first.getByLabel('Title').fill('Sort the holiday photos');
+    const photos = (await taskNamed('Sort the photos'))!;
+    expect((await device.deleteTask(photos.id)).error).toBeUndefined();
+    await first.getByText('This task was deleted on another device.').waitFor({ timeout: POLL_MS * 3 + 2000 });
+    expect(await first.getByLabel('Title').inputValue()).toBe('Sort the holiday photos');
+    expect(await first.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await first.getByRole('button', { name: 'Cancel' }).click();
+    await first.getByRole('button', { name: 'Edit: Sort the photos' }).waitFor({ state: 'detached' });
+    await expect.poll(() => focused(first)).toMatch(/^Done: /);
+  });
+
   it('a second tab sees an edit within one poll, and sees at once that its open form went stale', async () => {
     second = await openTab();
     await signIn(second);
