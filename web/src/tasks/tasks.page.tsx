@@ -1,5 +1,6 @@
 import type { Task } from '@task-service/sdk';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { REACHABLE } from '../action.js';
 import { client } from '../api.js';
 import { announce } from '../live.js';
 import { Loading, Page, Problem } from '../ui.js';
@@ -24,6 +25,17 @@ export function TasksPage() {
   const busy = useRef(new Set<string>());
   const tasks = useTaskList(view, editing);
   const { items, nextCursor, listError, feedError, loadingMore, gone, merge } = tasks;
+
+  // A row's "could not be reached" goes when the service answers again (as useAction's do, action.ts).
+  useEffect(() => {
+    const back = () => setProblems((held) => Object.fromEntries(Object.entries(held).filter(([, problem]) => !isNetworkFailure(problem))));
+    addEventListener('online', back);
+    addEventListener(REACHABLE, back);
+    return () => {
+      removeEventListener('online', back);
+      removeEventListener(REACHABLE, back);
+    };
+  }, []);
 
   // After an action the focus stays on its row, or goes to the row that took its place.
   useLayoutEffect(() => {
