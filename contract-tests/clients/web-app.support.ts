@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
+import { startServer, type TestServer } from '../support/server.js';
 
 export const WIDE = { width: 1280, height: 800 };
 export const PHONE = { width: 360, height: 740 };
@@ -54,4 +55,19 @@ export function freePort(): Promise<number> {
       probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
+}
+
+/**
+ * A server on a port chosen beforehand (the cookie session checks Origin against PUBLIC_URL, so the
+ * two must agree); a port taken by another process between the probe and the listen is chosen again.
+ */
+export async function startServerOnFreePort(env: (port: number) => Record<string, string>): Promise<TestServer> {
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    try {
+      return await startServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...env(port) } });
+    } catch (error) {
+      if (attempt >= 3 || !/EADDRINUSE/.test(String(error))) throw error;
+    }
+  }
 }

@@ -4,8 +4,8 @@ import { chromium, type Browser, type BrowserContext, type CDPSession, type Page
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeIcalFeeds, type FakeIcalFeeds } from '../support/fakes/ical.fake.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/fakes/webhook-receiver.fake.js';
-import { PASSWORD, signedInClient, startServer, uniqueEmail, type TestServer } from '../support/server.js';
-import { axeViolations, contrast, freePort, horizontalOverflow, PHONE, WIDE } from './web-app.support.js';
+import { PASSWORD, signedInClient, uniqueEmail, type TestServer } from '../support/server.js';
+import { axeViolations, contrast, horizontalOverflow, PHONE, startServerOnFreePort, WIDE } from './web-app.support.js';
 
 /** Debian's chromium (installed by .ci/run), or CHROMIUM_PATH. */
 const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
@@ -36,10 +36,8 @@ describe.skipIf(!CHROMIUM)(title, () => {
     // The app the server serves is web/dist: built from the sources under test.
     const built = spawnSync('npm', ['run', 'build', '--silent', '-w', 'web'], { cwd: ROOT, encoding: 'utf8' });
     if (built.status !== 0) throw new Error(`web/ did not build:\n${built.stdout}${built.stderr}`);
-    // The cookie session checks Origin against PUBLIC_URL: the port is chosen first so the two agree.
-    const port = await freePort();
     [feeds, receiver] = await Promise.all([startFakeIcalFeeds(), startWebhookReceiver()]);
-    server = await startServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true' } });
+    server = await startServerOnFreePort(() => ({ CONNECTOR_ALLOW_PRIVATE_NETWORKS: 'true' }));
     browser = await chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox', '--disable-gpu'] });
     mkdirSync(SHOTS, { recursive: true });
   }, 120_000);

@@ -1,14 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
 import lighthouse from 'lighthouse';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, signedInClient, startServer, type TestServer } from '../support/server.js';
-import { freePort } from './web-app.support.js';
+import { PASSWORD, signedInClient, type TestServer } from '../support/server.js';
+import { freePort, startServerOnFreePort } from './web-app.support.js';
 
 const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -34,8 +33,7 @@ describe.skipIf(!CHROMIUM || !ONCE)(title, () => {
     profile = mkdtempSync(join(tmpdir(), 'web-lighthouse-profile-'));
     const built = spawnSync('npm', ['run', 'build', '--silent', '-w', 'web', '--', '--outDir', dist, '--emptyOutDir'], { cwd: ROOT, encoding: 'utf8' });
     if (built.status !== 0) throw new Error(`web/ did not build:\n${built.stdout}${built.stderr}`);
-    const port = await freePort();
-    server = await startServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, WEB_APP_DIR: dist } });
+    server = await startServerOnFreePort(() => ({ WEB_APP_DIR: dist }));
     debuggingPort = await freePort();
     // The browser's default profile (a persistent context), so the tab Lighthouse opens shares the signed-in session.
     context = await chromium.launchPersistentContext(profile, {
