@@ -11,6 +11,8 @@ import { freePort, startServerOnFreePort } from './web-app.support.js';
 
 const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
 const ROOT = new URL('../../', import.meta.url).pathname;
+/** The build as `npm start` makes it: vitest sets NODE_ENV=test, which Vite would keep (and ship the libraries' development code). */
+const PRODUCTION_BUILD = { ...process.env, NODE_ENV: 'production' };
 /** One run is enough: the scores do not depend on the database engine, and a Lighthouse run costs half a minute. */
 const ONCE = process.env.TEST_DATABASE !== 'postgres';
 
@@ -31,7 +33,7 @@ describe.skipIf(!CHROMIUM || !ONCE)(title, () => {
     // Its own build folder: the other browser test builds web/dist at the same time.
     dist = mkdtempSync(join(tmpdir(), 'web-dist-'));
     profile = mkdtempSync(join(tmpdir(), 'web-lighthouse-profile-'));
-    const built = spawnSync('npm', ['run', 'build', '--silent', '-w', 'web', '--', '--outDir', dist, '--emptyOutDir'], { cwd: ROOT, encoding: 'utf8' });
+    const built = spawnSync('npm', ['run', 'build', '--silent', '-w', 'web', '--', '--outDir', dist, '--emptyOutDir'], { cwd: ROOT, encoding: 'utf8', env: PRODUCTION_BUILD });
     if (built.status !== 0) throw new Error(`web/ did not build:\n${built.stdout}${built.stderr}`);
     server = await startServerOnFreePort(() => ({ WEB_APP_DIR: dist }));
     debuggingPort = await freePort();
