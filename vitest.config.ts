@@ -15,7 +15,7 @@ export default defineConfig({
     // Contract files start their own server processes; two cores, so a few files at a time.
     maxWorkers: 3,
     projects: [
-      { test: { name: 'unit', include: ['src/**/*.test.ts', 'sdk/src/**/*.test.ts', 'cli/src/**/*.test.ts', 'scripts/*.test.ts', 'bench/*.test.ts'], testTimeout: 20_000 } },
+      { test: { name: 'unit', include: ['src/**/*.test.ts', 'sdk/src/**/*.test.ts', 'cli/src/**/*.test.ts', 'web/src/**/*.test.ts', 'scripts/*.test.ts', 'bench/*.test.ts'], testTimeout: 20_000 } },
       contract('sqlite'),
       contract('postgres'),
     ],

@@ -1,28 +1,22 @@
 import type { Account } from '@task-service/sdk';
 import { useEffect, useState } from 'preact/hooks';
-import { client, errorText, onSessionLost } from './api.js';
+import { client, mayHaveSession, onSessionLost, rememberSession } from './api.js';
+import { announce, LiveRegion } from './live.js';
+import { Menu, PAGES, type PageName } from './menu.js';
 import { AccountPage } from './pages/account.page.js';
 import { AppsPage } from './pages/apps.page.js';
 import { ConnectionsPage } from './pages/connections.page.js';
 import { SignInPage } from './pages/sign-in.page.js';
-import { TasksPage } from './pages/tasks.page.js';
+import { TasksPage } from './tasks/tasks.page.js';
 import { TokensPage } from './pages/tokens.page.js';
 import { UsagePage } from './pages/usage.page.js';
 import { WebhooksPage } from './pages/webhooks.page.js';
+import { sayError } from './words.js';
 
 type Me = Account;
-type Session = { state: 'loading' } | { state: 'signed-out'; notice?: string } | { state: 'signed-in'; me: Me };
+type Session = { state: 'loading' } | { state: 'signed-out'; notice?: string } | { state: 'signed-in'; me?: Me | undefined };
 
-const PAGES = [
-  ['tasks', 'Tasks'],
-  ['connections', 'Connections'],
-  ['tokens', 'API tokens'],
-  ['apps', 'Authorised apps'],
-  ['webhooks', 'Webhooks'],
-  ['usage', 'Usage'],
-  ['account', 'Account'],
-] as const;
-type Route = (typeof PAGES)[number][0] | 'sign-up' | 'sign-in';
+type Route = PageName | 'sign-up' | 'sign-in';
 
 function currentRoute(): Route {
   const name = location.hash.replace(/^#\/?/, '');
@@ -40,18 +34,36 @@ export function App() {
   }, []);
   // A new page moves focus to its heading, so keyboard and screen-reader users start there.
   useEffect(() => document.getElementById('page-title')?.focus(), [route, session.state]);
-  useEffect(() => onSessionLost(() => setSession({ state: 'signed-out', notice: 'Your session ended: sign in again.' })), []);
+  useEffect(
+    () =>
+      onSessionLost(() => {
+        rememberSession(false);
+        setSession({ state: 'signed-out', notice: 'Your session ended: sign in again.' });
+        announce('Your session ended: sign in again.');
+      }),
+    [],
+  );
   useEffect(() => {
     void (async () => {
-      const resumed = await client.resumeSession();
-      if (resumed.error) return setSession({ state: 'signed-out', notice: errorText(resumed.error) });
-      if (!resumed.signedIn) return setSession({ state: 'signed-out' });
-      const me = await client.getMe();
-      setSession(me.data ? { state: 'signed-in', me: me.data } : { state: 'signed-out' });
+      // Never signed in here (or signed out): no session cookie to exchange, so no refused request.
+      if (!mayHaveSession()) return setSession({ state: 'signed-out' });
+      try {
+        const resumed = await client.resumeSession();
+        if (resumed.error) return setSession({ state: 'signed-out', notice: sayError(resumed.error) });
+        rememberSession(resumed.signedIn);
+        if (!resumed.signedIn) return setSession({ state: 'signed-out' });
+        // The page shows (and loads its data) at once; who is signed in follows in parallel.
+        setSession({ state: 'signed-in' });
+        const me = await client.getMe();
+        if (me.data) setSession({ state: 'signed-in', me: me.data });
+      } catch (caught) {
+        setSession({ state: 'signed-out', notice: sayError(caught) });
+      }
     })();
   }, []);
 
   const signedIn = async () => {
+    rememberSession(true);
     const me = await client.getMe();
     if (me.data) {
       setSession({ state: 'signed-in', me: me.data });
@@ -59,23 +71,33 @@ export function App() {
     }
   };
   const signOut = async () => {
-    await client.logout();
+    rememberSession(false);
+    await client.logout().catch(() => undefined);
     setSession({ state: 'signed-out' });
     location.hash = '#/';
   };
 
   if (session.state === 'loading') {
     return (
-      <main id="main">
-        <p role="status">Loading…</p>
-      </main>
+      <>
+        <header class="bar-top">
+          <p class="brand">Task Service</p>
+        </header>
+        <main id="main">
+          <p class="muted">Loading…</p>
+        </main>
+        <LiveRegion />
+      </>
     );
   }
   if (session.state === 'signed-out') {
     return (
-      <main id="main" class="narrow">
-        <SignInPage mode={route === 'sign-up' ? 'sign-up' : 'sign-in'} notice={session.notice} onSignedIn={signedIn} />
-      </main>
+      <>
+        <main id="main" class="narrow">
+          <SignInPage mode={route === 'sign-up' ? 'sign-up' : 'sign-in'} notice={session.notice} onSignedIn={signedIn} />
+        </main>
+        <LiveRegion />
+      </>
     );
   }
   const page = route === 'sign-in' || route === 'sign-up' ? 'tasks' : route;
@@ -84,25 +106,9 @@ export function App() {
       <a class="skip" href="#main" onClick={(event) => (event.preventDefault(), document.getElementById('page-title')?.focus())}>
         Skip to content
       </a>
-      <header>
+      <header class="bar-top">
         <p class="brand">Task Service</p>
-        <nav aria-label="Main">
-          <ul>
-            {PAGES.map(([name, label]) => (
-              <li key={name}>
-                <a href={`#/${name}`} aria-current={page === name ? 'page' : undefined}>
-                  {label}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div class="who">
-          <span class="muted">{session.me.email}</span>
-          <button type="button" onClick={() => void signOut()}>
-            Sign out
-          </button>
-        </div>
+        <Menu page={page} email={session.me?.email ?? ''} onSignOut={() => void signOut()} />
       </header>
       <main id="main">
         {page === 'tasks' && <TasksPage />}
@@ -111,8 +117,9 @@ export function App() {
         {page === 'apps' && <AppsPage />}
         {page === 'webhooks' && <WebhooksPage />}
         {page === 'usage' && <UsagePage />}
-        {page === 'account' && <AccountPage email={session.me.email} onDeleted={() => setSession({ state: 'signed-out', notice: 'Your account was deleted.' })} />}
+        {page === 'account' && session.me && <AccountPage email={session.me.email} onDeleted={() => (rememberSession(false), setSession({ state: 'signed-out', notice: 'Your account was deleted.' }))} />}
       </main>
+      <LiveRegion />
     </>
   );
 }

@@ -1,10 +1,9 @@
-import type { TaskApiError } from '@task-service/sdk';
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
-import { errorText, fieldErrors } from './api.js';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { fieldErrors, sayError } from './words.js';
 
 interface InputProps {
-  type?: 'text' | 'email' | 'password' | 'url';
+  type?: 'text' | 'email' | 'password' | 'url' | 'search';
   autoComplete?: string;
   required?: boolean;
   maxLength?: number;
@@ -33,20 +32,26 @@ export function Field(props: { id: string; label: string; value: string; onValue
   );
 }
 
-/** A refusal as the person reads it; the field-level ones are shown beside their fields instead. */
-export function Problem({ error }: { error: TaskApiError | string | undefined }) {
-  if (!error) return null;
-  const text = typeof error === 'string' ? error : errorText(error);
-  const fields = typeof error === 'string' ? {} : fieldErrors(error);
+/**
+ * A failure where the action was, in words (words.ts); `attempt` makes a repeated failure a new
+ * alert, so it is announced again. Field-level refusals are shown beside their fields too.
+ */
+export function Problem({ error, attempt = 0 }: { error: unknown; attempt?: number }) {
+  if (error === undefined || error === null) return null;
+  const fields = fieldErrors(error);
   return (
-    <p class="problem" role="alert">
-      {text}
+    <p class="problem" role="alert" key={attempt}>
+      {sayError(error)}
       {Object.keys(fields).length > 0 && ' See the fields below.'}
     </p>
   );
 }
 
+/** A page: its heading (focused when the page opens) and its title in the tab, `<page name> - Task Service`. */
 export function Page({ title, children }: { title: string; children: ComponentChildren }) {
+  useEffect(() => {
+    document.title = `${title} - Task Service`;
+  }, [title]);
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title" tabIndex={-1}>
@@ -57,9 +62,46 @@ export function Page({ title, children }: { title: string; children: ComponentCh
   );
 }
 
+/**
+ * A button for a step that cannot be taken back: it asks first, in a modal dialog (Escape or
+ * Cancel keeps things as they are, and focus goes back to the button).
+ */
+export function ConfirmButton(props: { label: string; name: string; question: string; detail: string; confirm: string; busy?: boolean; onConfirm: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [open, setOpen] = useState(false);
+  useLayoutEffect(() => {
+    if (open) dialog.current?.showModal();
+  }, [open]);
+  const close = () => {
+    dialog.current?.close();
+  };
+  const id = useRef(`confirm-${Math.random().toString(36).slice(2)}`).current;
+  return (
+    <>
+      <button type="button" class="danger" disabled={props.busy} onClick={() => setOpen(true)} aria-label={props.name}>
+        {props.label}
+      </button>
+      {open && (
+        <dialog ref={dialog} aria-labelledby={`${id}-q`} aria-describedby={`${id}-d`} onClose={() => setOpen(false)}>
+          <h2 id={`${id}-q`}>{props.question}</h2>
+          <p id={`${id}-d`}>{props.detail}</p>
+          <div class="row">
+            <button type="button" class="danger" onClick={() => (close(), props.onConfirm())}>
+              {props.confirm}
+            </button>
+            <button type="button" class="secondary" autoFocus onClick={close}>
+              Cancel
+            </button>
+          </div>
+        </dialog>
+      )}
+    </>
+  );
+}
+
 export function Loading({ what }: { what: string }) {
   return (
-    <p class="muted" role="status">
+    <p class="muted">
       Loading {what}…
     </p>
   );
@@ -77,7 +119,7 @@ export function Secret({ id, label, value }: { id: string; label: string; value:
     }
   };
   return (
-    <div class="secret" role="status">
+    <div class="secret">
       <p>Copy it now: it is shown this once.</p>
       <label for={id}>{label}</label>
       <div class="row">

@@ -1,30 +1,27 @@
-import type { TaskApiError } from '@task-service/sdk';
 import { useState } from 'preact/hooks';
-import { client, fieldErrors } from '../api.js';
+import { useAction } from '../action.js';
+import { client } from '../api.js';
 import { Field, Page, Problem } from '../ui.js';
+import { fieldErrors } from '../words.js';
 
 /** Sign in, or (mode `sign-up`) create an account: the same two fields, one form per page. */
 export function SignInPage({ mode, notice, onSignedIn }: { mode: 'sign-in' | 'sign-up'; notice?: string | undefined; onSignedIn: () => Promise<void> }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<TaskApiError>();
-  const [busy, setBusy] = useState(false);
+  const action = useAction();
   const signUp = mode === 'sign-up';
-  const fields = fieldErrors(error);
+  const fields = fieldErrors(action.error);
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    const result = signUp ? await client.registerAccount({ email, password }) : await client.login({ email, password });
-    setBusy(false);
-    setError(result.error);
-    if (!result.error) await onSignedIn();
+    const result = await action.run(() => (signUp ? client.registerAccount({ email, password }) : client.login({ email, password })));
+    if (result.ok) await onSignedIn();
   };
 
   return (
     <Page title={signUp ? 'Create an account' : 'Sign in'}>
-      {notice && !error && <p role="status">{notice}</p>}
-      <Problem error={error} />
+      {notice && action.error === undefined && <p class="notice">{notice}</p>}
+      <Problem error={action.error} attempt={action.attempt} />
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Field id="email" label="Email" type="email" autoComplete="email" required value={email} onValue={setEmail} error={fields.email} />
         <Field
@@ -37,7 +34,7 @@ export function SignInPage({ mode, notice, onSignedIn }: { mode: 'sign-in' | 'si
           onValue={setPassword}
           error={fields.password}
         />
-        <button type="submit" disabled={busy}>
+        <button type="submit" disabled={action.busy}>
           {signUp ? 'Create account' : 'Sign in'}
         </button>
       </form>

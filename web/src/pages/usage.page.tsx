@@ -1,22 +1,22 @@
-import type { TaskApiError, Usage, WindowUsage } from '@task-service/sdk';
+import type { Usage, WindowUsage } from '@task-service/sdk';
 import { useEffect, useState } from 'preact/hooks';
+import { useAction } from '../action.js';
 import { client } from '../api.js';
 import { Loading, Page, Problem } from '../ui.js';
 
 export function UsagePage() {
   const [usage, setUsage] = useState<Usage>();
-  const [error, setError] = useState<TaskApiError>();
+  const action = useAction();
   const load = async () => {
-    const read = await client.getUsage();
-    setError(read.error);
-    if (read.data) setUsage(read.data);
+    const read = await action.run(() => client.getUsage());
+    if (read.ok) setUsage(read.data);
   };
   useEffect(() => void load(), []);
 
   return (
     <Page title="Usage">
-      <Problem error={error} />
-      {!usage && !error && <Loading what="usage" />}
+      <Problem error={action.error} attempt={action.attempt} />
+      {!usage && action.error === undefined && <Loading what="usage" />}
       {usage && (
         <>
           <h2>Caps</h2>

@@ -1,7 +1,10 @@
-import type { TaskApiError, Webhook, WebhookCreated, WebhookDelivery, WebhookEventType } from '@task-service/sdk';
+import type { Webhook, WebhookCreated, WebhookDelivery, WebhookEventType } from '@task-service/sdk';
 import { useEffect, useState } from 'preact/hooks';
-import { client, errorText, fieldErrors } from '../api.js';
-import { Field, Loading, Page, Problem, Secret, when } from '../ui.js';
+import { useAction } from '../action.js';
+import { client } from '../api.js';
+import { announce } from '../live.js';
+import { ConfirmButton, Field, Loading, Page, Problem, Secret, when } from '../ui.js';
+import { fieldErrors } from '../words.js';
 
 const EVENTS: WebhookEventType[] = [
   'task.created',
@@ -18,29 +21,31 @@ export function WebhooksPage() {
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<WebhookEventType[]>(['task.created', 'task.updated', 'task.deleted']);
   const [created, setCreated] = useState<WebhookCreated>();
-  const [error, setError] = useState<TaskApiError>();
+  const listing = useAction();
+  const creating = useAction();
 
   useEffect(() => {
-    void client.listWebhooks().then((listed) => (listed.error ? setError(listed.error) : setHooks(listed.data.items)));
+    void listing.run(() => client.listWebhooks()).then((listed) => listed.ok && setHooks(listed.data.items));
   }, []);
 
   const create = async (event: Event) => {
     event.preventDefault();
-    const made = await client.createWebhook({ url, events, description: description || null });
-    setError(made.error);
-    if (made.error) return;
+    const made = await creating.run(() => client.createWebhook({ url, events, description: description || null }));
+    if (!made.ok) return;
+    announce('Created the webhook. Copy its signing secret now: it is shown this once.');
     setCreated(made.data);
     setUrl('');
     setDescription('');
     setHooks((held) => [...(held ?? []), made.data]);
   };
 
-  const fields = fieldErrors(error);
+  const fields = fieldErrors(creating.error);
   return (
     <Page title="Webhooks">
       <p class="muted">The service posts signed events to your URL as they happen.</p>
-      <Problem error={error} />
+      <Problem error={listing.error} attempt={listing.attempt} />
       <form onSubmit={(event) => void create(event)} noValidate>
+        <Problem error={creating.error} attempt={creating.attempt} />
         <Field id="webhook-url" label="Payload URL" type="url" value={url} onValue={setUrl} required error={fields.url} />
         <Field id="webhook-description" label="Description" value={description} onValue={setDescription} error={fields.description} />
         <fieldset>
@@ -57,11 +62,13 @@ export function WebhooksPage() {
           ))}
           {fields.events && <p class="field-error">{fields.events}</p>}
         </fieldset>
-        <button type="submit">Create webhook</button>
+        <button type="submit" disabled={creating.busy}>
+          Create webhook
+        </button>
       </form>
       {created && <Secret id="new-secret" label={`Signing secret for ${created.url}`} value={created.secret} />}
       <h2>Your webhooks</h2>
-      {!hooks && !error && <Loading what="webhooks" />}
+      {!hooks && listing.error === undefined && <Loading what="webhooks" />}
       {hooks?.length === 0 && <p class="muted">No webhooks yet.</p>}
       <ul class="cards">
         {hooks?.map((hook) => (
@@ -75,33 +82,35 @@ export function WebhooksPage() {
 function WebhookCard({ hook, onGone }: { hook: Webhook; onGone: () => void }) {
   const [deliveries, setDeliveries] = useState<WebhookDelivery[]>();
   const [secret, setSecret] = useState<string>();
-  const [notice, setNotice] = useState<string>();
-  const [error, setError] = useState<TaskApiError>();
+  const action = useAction();
 
   const loadDeliveries = async () => {
-    const listed = await client.listWebhookDeliveries(hook.id);
-    if (listed.error) return setError(listed.error);
-    setDeliveries(listed.data.items);
-  };
-  const act = async (run: () => Promise<{ error?: TaskApiError | undefined }>, done: string) => {
-    const result = await run();
-    setError(result.error);
-    if (!result.error) setNotice(done);
-    return !result.error;
+    const listed = await action.run(() => client.listWebhookDeliveries(hook.id));
+    if (listed.ok) setDeliveries(listed.data.items);
   };
   const ping = async () => {
-    if (await act(() => client.pingWebhook(hook.id), 'Ping sent.')) await loadDeliveries();
+    if ((await action.run(() => client.pingWebhook(hook.id))).ok) {
+      announce('Ping sent.');
+      await loadDeliveries();
+    }
   };
   const rotate = async () => {
-    const rotated = await client.rotateWebhookSecret(hook.id);
-    setError(rotated.error);
-    if (rotated.data) setSecret(rotated.data.secret);
+    const rotated = await action.run(() => client.rotateWebhookSecret(hook.id));
+    if (!rotated.ok) return;
+    setSecret(rotated.data.secret);
+    announce('New signing secret made: copy it now. The old one keeps signing for 24 hours.');
   };
   const remove = async () => {
-    if (await act(() => client.deleteWebhook(hook.id), 'Deleted.')) onGone();
+    if (!(await action.run(() => client.deleteWebhook(hook.id))).ok) return;
+    announce(`Deleted the webhook to ${hook.url}.`);
+    document.getElementById('page-title')?.focus();
+    onGone();
   };
   const redeliver = async (delivery: WebhookDelivery) => {
-    if (await act(() => client.redeliverWebhookDelivery(hook.id, delivery.id), 'Redelivery queued.')) await loadDeliveries();
+    if ((await action.run(() => client.redeliverWebhookDelivery(hook.id, delivery.id))).ok) {
+      announce('Redelivery queued.');
+      await loadDeliveries();
+    }
   };
 
   return (
@@ -111,12 +120,7 @@ function WebhookCard({ hook, onGone }: { hook: Webhook; onGone: () => void }) {
         {hook.enabled ? 'Enabled' : `Disabled${hook.disabledReason ? `: ${hook.disabledReason}` : ''}`} · {hook.events.join(', ')}
         {hook.description && ` · ${hook.description}`}
       </p>
-      {notice && <p role="status">{notice}</p>}
-      {error && (
-        <p class="problem" role="alert">
-          {errorText(error)}
-        </p>
-      )}
+      <Problem error={action.error} attempt={action.attempt} />
       {secret && <Secret id={`secret-${hook.id}`} label="New signing secret" value={secret} />}
       <div class="row">
         <button type="button" onClick={() => void ping()} aria-label={`Ping: ${hook.url}`}>
@@ -128,14 +132,19 @@ function WebhookCard({ hook, onGone }: { hook: Webhook; onGone: () => void }) {
         <button type="button" class="secondary" onClick={() => void rotate()} aria-label={`Rotate secret: ${hook.url}`}>
           Rotate secret
         </button>
-        <button type="button" class="danger" onClick={() => void remove()} aria-label={`Delete: ${hook.url}`}>
-          Delete
-        </button>
+        <ConfirmButton
+          label="Delete"
+          name={`Delete: ${hook.url}`}
+          question="Delete this webhook?"
+          detail={`Events stop going to ${hook.url}, and its delivery log is deleted. This cannot be undone.`}
+          confirm="Delete webhook"
+          onConfirm={() => void remove()}
+        />
       </div>
       {deliveries && deliveries.length === 0 && <p class="muted">No deliveries yet.</p>}
       {deliveries && deliveries.length > 0 && (
         <div class="scroll">
-          <table>
+          <table class="stacked">
             <caption>Deliveries to {hook.url}</caption>
             <thead>
               <tr>
@@ -152,11 +161,11 @@ function WebhookCard({ hook, onGone }: { hook: Webhook; onGone: () => void }) {
             <tbody>
               {deliveries.map((delivery) => (
                 <tr key={delivery.id}>
-                  <td>{delivery.eventType}</td>
-                  <td>{delivery.status}</td>
-                  <td>{delivery.attempts}</td>
-                  <td>{delivery.lastStatusCode ?? delivery.lastError ?? '–'}</td>
-                  <td>{when(delivery.lastAttemptAt ?? delivery.createdAt)}</td>
+                  <td data-label="Event">{delivery.eventType}</td>
+                  <td data-label="Status">{delivery.status}</td>
+                  <td data-label="Attempts">{delivery.attempts}</td>
+                  <td data-label="Last answer">{lastAnswer(delivery)}</td>
+                  <td data-label="When">{when(delivery.lastAttemptAt ?? delivery.createdAt)}</td>
                   <td>
                     <button type="button" class="secondary" onClick={() => void redeliver(delivery)} aria-label={`Redeliver ${delivery.eventType} of ${when(delivery.createdAt)}`}>
                       Redeliver
@@ -170,4 +179,12 @@ function WebhookCard({ hook, onGone }: { hook: Webhook; onGone: () => void }) {
       )}
     </li>
   );
+}
+
+/** The receiver's answer in words: its HTTP status, or that it could not be reached (never an errno). */
+function lastAnswer(delivery: WebhookDelivery): string {
+  if (delivery.lastStatusCode !== null && delivery.lastStatusCode !== undefined) return String(delivery.lastStatusCode);
+  if (!delivery.lastError) return '–';
+  if (/time|timed out/i.test(delivery.lastError)) return 'No answer in time';
+  return /reach|refused|resolve|address/i.test(delivery.lastError) ? 'Could not be reached' : 'Failed';
 }
