@@ -20,7 +20,7 @@ async function benchSearch(engine: Engine): Promise<{ name: string; figures: Fig
     const accounts = [];
     for (let i = 0; i < ACCOUNTS; i++) accounts.push(await register(api));
     await seedSearchCorpus(app.db, accounts.map((account) => account.accountId), PER_ACCOUNT);
-    if (isPostgres(app.db)) await app.db.raw('analyze');
+    if (isPostgres(app.db)) await app.db.raw('vacuum analyze');
     const { token } = accounts[0]!;
     const shapes = searchShapes();
     const samples = new Map(shapes.map((shape) => [shape.name, [] as number[]]));

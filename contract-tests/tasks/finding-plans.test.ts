@@ -25,7 +25,7 @@ beforeAll(async () => {
   const ids = Array.from({ length: ACCOUNTS }, () => randomUUID());
   await db('accounts').insert(ids.map((id) => ({ id, email: `${id}@example.com`, password_hash: 'not a hash', created_at: Date.now() })));
   await seedSearchCorpus(db, ids, PER_ACCOUNT);
-  if (isPostgres(db)) await db.raw('analyze');
+  if (isPostgres(db)) await db.raw('vacuum analyze');
   accountId = ids[0]!;
 }, 300_000);
 afterAll(async () => {

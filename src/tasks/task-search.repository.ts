@@ -65,7 +65,12 @@ export interface PageRequest {
 
 /** A page of the account's tasks matching `filters`, in `sort`'s order after `after`, at most `limit` rows. */
 export async function findTaskPage(db: Db, accountId: string, page: PageRequest): Promise<TaskRow[]> {
-  return shapeQuery(shapeOf(page, await driver(db, accountId, page.filters))).all(db, pageValues(db, accountId, page));
+  const shape = shapeOf(page, await driver(db, accountId, page.filters));
+  const values = pageValues(db, accountId, page);
+  // PostgreSQL plans a prepared statement once for any values after a few runs, but how many tasks a
+  // word or a label leaves decides the plan: those pages are planned for their own values every time.
+  if (isPostgres(db) && (shape.words > 0 || shape.labels > 0)) return (await buildPage(db, (index) => values[index] as never, shape)) as TaskRow[];
+  return shapeQuery(shape).all(db, values);
 }
 
 /** The same page's query with its values in place, for EXPLAIN (contract-tests/tasks/finding-plans.test.ts). */
@@ -77,13 +82,14 @@ export async function pageStatement(db: Knex, accountId: string, page: PageReque
 }
 
 /**
- * Where SQLite starts a filtered page. It keeps no statistics, so it would walk the account's tasks in
- * the sort's order and test each against the word or label list, which is quick when many match and
- * slow when few do: with few, it starts from that list and sorts what it finds. PostgreSQL plans this
- * itself from its statistics.
+ * Where a filtered page starts. Walking the account's tasks in the sort's order and testing each
+ * against the words and labels is quick when many match and slow when few do: with few, the page starts
+ * from the first word's or label's list of tasks and sorts what it finds. SQLite keeps no statistics
+ * to choose by, and PostgreSQL's guess of how many tasks a word leaves was off by ten times and more
+ * (bench/search.bench.ts): one bounded count of that list decides on both.
  */
 async function driver(db: Knex, accountId: string, filters: TaskFilters): Promise<Shape['drive']> {
-  if (isPostgres(db) || (filters.wordRanges.length === 0 && filters.labelKeys.length === 0)) return 'order';
+  if (filters.wordRanges.length === 0 && filters.labelKeys.length === 0) return 'order';
   const [from, to] = leadingFirst(filters.wordRanges)[0] ?? [];
   const words = from === undefined ? Infinity : Number((await wordEntries.first(db, [accountId, from, to!]))!.n);
   const labels = filters.labelKeys.length === 0 ? Infinity : Number((await labelEntries.first(db, [accountId, filters.labelKeys[0]!]))!.n);
@@ -189,11 +195,12 @@ function buildPage(db: Knex, $: (index: number) => never, shape: Shape): Knex.Qu
   const labels = Array.from({ length: shape.labels }, () => next());
 
   const query = db.select(COLUMNS.map((column) => `t.${column}`));
-  // CROSS JOIN: SQLite loops over the left table first.
+  // CROSS JOIN: SQLite loops over the left table first (PostgreSQL, which takes no ON with it, plans a few ids alike).
+  const join = pg ? 'join' : 'cross join';
   if (shape.drive === 'words') {
-    query.from(db.raw('(select distinct task_id from task_words where account_id = ? and word >= ? and word < ?) as m cross join tasks as t on t.id = m.task_id', [accountId, ...words[0]!]));
+    query.from(db.raw(`(select distinct task_id from task_words where account_id = ? and word >= ? and word < ?) as m ${join} tasks as t on t.id = m.task_id`, [accountId, ...words[0]!]));
   } else if (shape.drive === 'labels') {
-    query.from(db.raw('(select task_id from task_labels where account_id = ? and label = ?) as m cross join tasks as t on t.id = m.task_id', [accountId, labels[0]!]));
+    query.from(db.raw(`(select task_id from task_labels where account_id = ? and label = ?) as m ${join} tasks as t on t.id = m.task_id`, [accountId, labels[0]!]));
   } else {
     query.from('tasks as t');
   }
@@ -209,32 +216,23 @@ function buildPage(db: Knex, $: (index: number) => never, shape: Shape): Knex.Qu
     if (pg) query.andWhereRaw('t.priority = any(?::int[])', [priorities]);
     else query.andWhereRaw('t.priority in (select value from json_each(?))', [priorities]);
   }
-  // Each query word starts some word of the task, each label is one of its labels. The first of each
-  // drives the query from its index (a list made once). On SQLite the others are looked up for the
-  // task at hand; on PostgreSQL inside that list, so that its planner sees how few tasks the words
-  // leave together and fetches them by id rather than reading the table.
-  const wordCondition = (alias: string, [from, to]: readonly [never, never]) => ({ sql: `${alias}.word >= ? and ${alias}.word < ?`, values: [from, to] });
-  const labelCondition = (alias: string, label: never) => ({ sql: `${alias}.label = ?`, values: [label] });
-  const allOf = <T>(table: string, items: readonly T[], condition: (alias: string, item: T) => { sql: string; values: never[] }, skipFirst: boolean) => {
-    if (items.length === 0) return;
-    const others = items.slice(1).map((item, i) => {
-      const { sql, values } = condition(`x${i}`, item);
-      return { sql: `exists (select 1 from ${table} x${i} where x${i}.task_id = ${pg ? 'm' : 't'}.${pg ? 'task_id' : 'id'} and ${sql})`, values };
-    });
-    const first = condition('m', items[0]!);
-    if (pg) {
-      query.andWhereRaw(`t.id in (select m.task_id from ${table} m where m.account_id = ? and ${[first.sql, ...others.map((o) => o.sql)].join(' and ')})`, [
-        accountId,
-        ...first.values,
-        ...others.flatMap((o) => o.values),
-      ]);
-      return;
-    }
-    if (!skipFirst) query.andWhereRaw(`t.id in (select m.task_id from ${table} m where m.account_id = ? and ${first.sql})`, [accountId, ...first.values]);
-    for (const other of others) query.andWhereRaw(other.sql, other.values);
-  };
-  allOf('task_words', words, wordCondition, shape.drive === 'words');
-  allOf('task_labels', labels, labelCondition, shape.drive === 'labels');
+  // Each query word starts some word of the task, each label is one of its labels. A page driven by
+  // a list has its first condition in that list; walking in order, SQLite tests the first word or label
+  // against a list it makes once, and the others (and every one, on PostgreSQL) task by task.
+  // PostgreSQL would turn such a test into a join planned from its guess of how many tasks match;
+  // `offset 0` keeps it a test of the task at hand, so the walk stops at the page's end.
+  const perTask = pg ? ' offset 0' : '';
+  const conditions = [
+    ...words.map(([from, to]) => ({ table: 'task_words', sql: 'word >= ? and word < ?', values: [from, to] })),
+    ...labels.map((label) => ({ table: 'task_labels', sql: 'label = ?', values: [label] })),
+  ];
+  const driving = shape.drive === 'words' ? 0 : shape.drive === 'labels' ? words.length : -1;
+  conditions.forEach(({ table, sql, values }, i) => {
+    if (i === driving) return;
+    const firstOfItsKind = i === 0 || i === words.length;
+    if (!pg && shape.drive === 'order' && firstOfItsKind) query.andWhereRaw(`t.id in (select task_id from ${table} where account_id = ? and ${sql})`, [accountId, ...values]);
+    else query.andWhereRaw(`exists (select 1 from ${table} x where x.task_id = t.id and x.${sql.replaceAll(' and ', ' and x.')}${perTask})`, values);
+  });
   return query.orderByRaw(columns.map((c) => `${qualified(c)} ${descending ? 'desc' : 'asc'}`).join(', ')).limit(limit);
 }
 
