@@ -30,9 +30,11 @@ export function decodeCursor(cursor: string): PagePosition {
   throw errors.validation([{ path: '/query/cursor', message: 'is not a cursor from a previous page' }]);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** An id as the service makes them (randomUUID): lower-case. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-function parseJson(text: string): unknown {
+/** A cursor's JSON, or undefined when it is none. */
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { TaskSort } from '../../sdk/src/task-query.js';
 import { errors } from '../platform/errors.js';
+import { parseJson, UUID } from '../platform/page-cursor.js';
 import { sortKeyLength, type SortPosition, type TaskFilters } from './task-search.repository.js';
 
 // A page cursor of `listTasks`: the last row's sort key and a digest of the filters and sort that made
@@ -51,13 +52,3 @@ function checkedPosition(position: unknown[], sort: TaskSort): SortPosition {
 const notOurs = () => errors.validation([{ path: '/query/cursor', message: 'is not a cursor from a previous page' }]);
 const otherView = () =>
   errors.validation([{ path: '/query/cursor', message: 'was made for other filters or another sort: send the same ones as for its page, or start without a cursor' }]);
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
