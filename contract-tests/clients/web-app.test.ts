@@ -185,10 +185,14 @@ describe.skipIf(!CHROMIUM)(title, () => {
   });
 
   it('marks overdue and due-today tasks in words, not colour alone', async () => {
-    const endOfToday = new Date();
-    endOfToday.setHours(23, 59, 0, 0);
+    // Today as the page reads it: in its own time zone (TIME_ZONE), not this process's.
+    const endOfToday = await first.evaluate(() => {
+      const end = new Date();
+      end.setHours(23, 59, 0, 0);
+      return end.toISOString();
+    });
     await device.createTask({ title: 'Renew the insurance', dueAt: new Date(Date.now() - 86_400_000).toISOString() });
-    await device.createTask({ title: 'Buy bread', dueAt: new Date(Math.min(endOfToday.getTime(), Date.now() + 60 * 60_000)).toISOString() });
+    await device.createTask({ title: 'Buy bread', dueAt: endOfToday });
     const row = (name: string) => first.locator('li.task').filter({ has: first.getByRole('checkbox', { name: `Done: ${name}` }) });
     await expect.poll(() => row('Renew the insurance').textContent(), { timeout: 5000 }).toMatch(/Overdue: /);
     await expect.poll(() => row('Buy bread').textContent(), { timeout: 5000 }).toMatch(/Due today|Overdue/);
