@@ -83,7 +83,7 @@ describe('a PostgreSQL connection cut under the client', () => {
     }
   });
 
-  it('is unavailable on the hot paths\' pool too: a compiled query, and a wait for a connection that times out', async () => {
+  it('is unavailable for a compiled query whose connection closes at once', async () => {
     const closer = createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => closer.listen(0, '127.0.0.1', resolve));
     const { port } = closer.address() as { port: number };
@@ -95,6 +95,5 @@ describe('a PostgreSQL connection cut under the client', () => {
       await closeDb(db);
       closer.close();
     }
-    expect(isDatabaseUnavailable(new Error('timeout exceeded when trying to connect'))).toBe(true);
   });
 });
