@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLoginLockout } from '../auth/login-lockout.js';
-import { knexTransaction } from '../platform/transaction.js';
-import { createMigratedDb, engines, insertAccount, type MigratedDb } from '../test-support/databases.js';
-import { createChangeCursors } from './change-cursor.js';
-import { createTaskChangeRecorder } from './task-changes.js';
-import { createTasksService } from './tasks.service.js';
+import { createLoginLockout } from './auth/login-lockout.js';
+import { knexTransaction } from './platform/transaction.js';
+import { createMigratedDb, engines, insertAccount, type MigratedDb } from './test-support/databases.js';
+import { createChangeCursors } from './tasks/change-cursor.js';
+import { createTaskChangeRecorder } from './tasks/task-changes.js';
+import { createTasksService } from './tasks/tasks.service.js';
 
 describe.each(engines)('writes sent while a transaction is held open across an await, on %s', (engine) => {
   let store: MigratedDb;
