@@ -14,11 +14,10 @@ export const DOCUMENT_FORMATS = {
 };
 
 /**
- * The validate step: `checkAccess`, then express-openapi-validator's steps in the order it gives them
- * (matching, then its checks of parameters and body; responses too when `validateResponses` is on, so a
- * handler cannot answer off-contract unnoticed). With `validateSecurity: false` the library's own
- * security step passes every request through (it would turn every refusal into a bare status): access
- * is ours, and comes first. One validator per app, its compiled schemas shared by every route.
+ * The validate step: express-openapi-validator's matching, then `checkAccess` in place of its own
+ * security step (the library's turns every refusal into a bare status), then its checks of parameters
+ * and body; responses too when `validateResponses` is on, so a handler cannot answer off-contract
+ * unnoticed. One validator per app, its compiled schemas shared by every route.
  */
 export function createOpenApiValidator(document: Record<string, unknown>, validateResponses: boolean) {
   const steps = OpenApiValidator.middleware({
@@ -32,13 +31,37 @@ export function createOpenApiValidator(document: Record<string, unknown>, valida
     fileUploader: false,
     formats: DOCUMENT_FORMATS,
   }) as RequestHandler[];
+  const at = steps.findIndex((candidate) => candidate.name === 'securityMiddleware');
+  const matchAt = steps.findIndex((candidate) => candidate.name === 'metadataMiddleware');
+  // The library's steps are named functions; a release that renames them fails here, at start-up.
+  if (at < 0 || matchAt < 0) throw new Error('express-openapi-validator has no step named securityMiddleware or metadataMiddleware: check its release before upgrading');
   return {
-    /** The steps of a route of `method`: `checkAccess`, then the library's. */
+    /** The steps of a route of `method`, with `checkAccess` where the library's security step was. */
     stepsFor(method: string, checkAccess: RequestHandler): RequestHandler[] {
+      const checks = steps.map((step, i) => (i === at ? checkAccess : i === matchAt ? matchedOnce(step) : step));
       // A HEAD reaches the GET route (Express routes it there) and is checked as that GET; Node leaves
       // the body out of the answer to a HEAD whatever the method reads from here on.
-      return method === 'get' ? [headAsGet, checkAccess, ...steps] : [checkAccess, ...steps];
+      return method === 'get' ? [headAsGet, ...checks] : checks;
     },
+  };
+}
+
+/**
+ * The library's match of a request to its operation (a comparison with every path of the document),
+ * made on a route's first request only: later ones get the same operation with their own path
+ * parameters, decoded by the route as the library decodes them.
+ */
+function matchedOnce(matchOperation: RequestHandler): RequestHandler {
+  let matched: Record<string, unknown> | undefined;
+  return function matchedOnce(req, res, next) {
+    if (matched !== undefined) {
+      req.openapi = { ...matched, pathParams: req.params };
+      return next();
+    }
+    return matchOperation(req, res, (err?: unknown) => {
+      if (err === undefined && req.openapi !== undefined) matched = { ...(req.openapi as Record<string, unknown>) };
+      next(err);
+    });
   };
 }
 
