@@ -1,5 +1,5 @@
 // The MCP server's cost over REST, same process, same account, taking turns on one keep-alive
-// connection each: a `list_tasks` tool call (POST /mcp, src/mcp/mcp.endpoint.ts) against the same
+// connection each: a `list_tasks` tool call (POST /mcp, src/mcp/stateless-transport.ts) against the same
 // page through GET /tasks, and a `resources/read` of task://{id} against GET /tasks/{id}.
 // Target: each MCP call costs at most 1.5x its REST call at p50.
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,5 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -11,6 +10,7 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   type Implementation,
+  type RequestId,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { callerOf, type Caller } from '../http/caller.js';
@@ -20,6 +20,7 @@ import { AppError } from '../platform/errors.js';
 import type { Complete } from './completions.js';
 import type { Prompts } from './prompt-gets.js';
 import type { Resources } from './resource-reads.js';
+import { createStatelessTransport } from './stateless-transport.js';
 import type { ToolCalls } from './tool-calls.js';
 
 /** What /mcp serves: the tools, the resources, the prompts and the completions of their arguments. */
@@ -58,29 +59,40 @@ interface CallContext {
 
 /**
  * POST /mcp, the handle step of its route (after the caller is identified and the budgets are spent):
- * the SDK's Streamable HTTP transport, stateless (no session id) and answering with one JSON body, and
- * an SDK server for the POST, whose handlers run for its caller. The SDK wants both new for each request
- * in stateless mode: two clients' JSON-RPC ids would meet on a shared one.
+ * one SDK server, its handlers registered once, for every request; stateless (stateless-transport.ts),
+ * each request's handler reads its caller from the POST it came in.
  */
 export function createMcpHandlers({ tools, resources, prompts, complete }: McpFeatures, serverInfo: Implementation): { handle: RequestHandler; renderRefusal: ErrorRequestHandler } {
-  const serverFor = ({ caller, refusal, requestId }: CallContext): Server => {
-    const server = new Server(serverInfo, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.listed] }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => tools.call(request.params.name, request.params.arguments, caller, refusal, requestId));
-    server.setRequestHandler(ListResourcesRequestSchema, (request) => resources.list(request.params?.cursor, caller, requestId));
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [...resources.templates] }));
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => resources.read(request.params.uri, caller, requestId));
-    server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [...prompts.listed] }));
-    server.setRequestHandler(GetPromptRequestSchema, (request) => prompts.get(request.params.name, request.params.arguments, caller, requestId));
-    server.setRequestHandler(CompleteRequestSchema, (request) => complete(request.params, caller, requestId));
-    return server;
-  };
+  const { transport, answer, contextOf } = createStatelessTransport<CallContext>();
+  const server = new Server(serverInfo, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS });
+  const contextOfRequest = (extra: { requestId: RequestId }) => contextOf(extra.requestId);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools.listed] }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const { caller, refusal, requestId } = contextOf(extra.requestId);
+    return tools.call(request.params.name, request.params.arguments, caller, refusal, requestId);
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, (request, extra) => {
+    const { caller, requestId } = contextOfRequest(extra);
+    return resources.list(request.params?.cursor, caller, requestId);
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [...resources.templates] }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => {
+    const { caller, requestId } = contextOfRequest(extra);
+    return resources.read(request.params.uri, caller, requestId);
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [...prompts.listed] }));
+  server.setRequestHandler(GetPromptRequestSchema, (request, extra) => {
+    const { caller, requestId } = contextOfRequest(extra);
+    return prompts.get(request.params.name, request.params.arguments, caller, requestId);
+  });
+  server.setRequestHandler(CompleteRequestSchema, (request, extra) => {
+    const { caller, requestId } = contextOfRequest(extra);
+    return complete(request.params, caller, requestId);
+  });
+  const connected = server.connect(transport);
   const serve = async (req: Request, res: Response, caller: Caller, refusal?: AppError) => {
-    const server = serverFor({ caller, refusal, requestId: requestIdOf(req) });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => void server.close());
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    await connected;
+    await answer(req, res, { caller, refusal, requestId: requestIdOf(req) });
   };
 
   const renderRefusal: ErrorRequestHandler = async function renderRefusedToolCall(err: unknown, req, res, next) {
