@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import type { Knex } from 'knex';
 import type { ReceivedDelivery } from '../../contract-tests/support/fakes/webhook-receiver.fake.js';
 import type { Ledger } from './ledger.js';
@@ -214,4 +216,24 @@ export function connections(counts: number[], limits: Limits): Verdict {
   const most = Math.max(0, ...counts);
   const allowed = limits.instances * limits.poolMax;
   return { name: `PostgreSQL connections within the pools (${limits.instances} x ${limits.poolMax})`, held: most <= allowed, evidence: `at most ${most} connections seen in ${counts.length} samples` };
+}
+
+/**
+ * SQLite, once the instance has stopped (and nothing else holds the file): the last connection's close
+ * checkpoints the WAL into the database file and removes it, and the file passes SQLite's own check.
+ */
+export function sqliteFile(filename: string): Verdict[] {
+  const wal = `${filename}-wal`;
+  const walBytes = existsSync(wal) ? statSync(wal).size : 0;
+  const file = new Database(filename, { readonly: true });
+  let integrity: string[];
+  try {
+    integrity = (file.pragma('integrity_check') as { integrity_check: string }[]).map((row) => row.integrity_check);
+  } finally {
+    file.close();
+  }
+  return [
+    { name: 'SQLite WAL checkpointed at shutdown', held: walBytes === 0, evidence: walBytes === 0 ? 'no WAL left after the instance stopped' : `${walBytes} bytes of WAL left after the instance stopped` },
+    { name: 'SQLite integrity_check ok', held: integrity.length === 1 && integrity[0] === 'ok', evidence: integrity.slice(0, 3).join('; ') },
+  ];
 }
