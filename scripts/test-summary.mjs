@@ -22,10 +22,10 @@ if (existsSync(pytestResults)) {
   }
 }
 // scripts/load/production-day.ts --ci writes one per engine: each invariant of the short production day as one test.
-const results = new URL('../.test-results/', import.meta.url);
-for (const name of existsSync(results) ? readdirSync(results) : []) {
+const resultsDir = new URL('../.test-results/', import.meta.url);
+for (const name of existsSync(resultsDir) ? readdirSync(resultsDir) : []) {
   if (!/^production-day-[a-z]+\.json$/.test(name)) continue;
-  const day = JSON.parse(readFileSync(new URL(name, results), 'utf8'));
+  const day = JSON.parse(readFileSync(new URL(name, resultsDir), 'utf8'));
   passed += day.passed;
   failed += day.failed;
 }
