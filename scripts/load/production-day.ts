@@ -259,7 +259,7 @@ async function main(): Promise<void> {
       check.serverErrors(traffic.exchanges, windows),
       ...(await check.taskCounts(db, ledger, limits)),
       { name: 'connection cap held (5 of a type)', held: connectionsKept === 5, evidence: `${connectionsKept} iCalendar connections kept of 6 attempted` },
-      check.budgets(traffic.exchanges, windows, limits),
+      check.budgets(traffic.exchanges, windows, limits, engine === 'sqlite'),
       check.lockout(ledger, limits),
       ...(await check.webhookDeliveries(db, ledger, [...receiver.received, ...slowReceiver.received], gone)),
       await check.feedMirrors(db, ledger),
