@@ -33,6 +33,11 @@ function recordingNothing(): TaskChangeRecorder {
     created: createTaskChangeRecorder().created,
     upserted: async () => undefined,
     deleted: async (trx, { accountId, taskId }) => (await deleteTask.run(trx, [taskId, accountId])) === 1,
+    now: {
+      takeNumbers: (_trx, _accountId, count) => (next += count) - count,
+      upserted: () => undefined,
+      deleted: (trx, { accountId, taskId }) => deleteTask.now.run(trx, [taskId, accountId]) === 1,
+    },
   };
 }
 

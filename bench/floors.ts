@@ -3,13 +3,16 @@
 // call without an Origin (src/http/cors.ts), the same rows by statements prepared once (a create takes
 // its place under the cap and its change number in one UPDATE, as src/tasks/task-quota.ts does), the
 // same JSON. One floor on bare node:http, one as a bare Express 5 app with the app's message classes
-// (src/http/message-classes.ts). Used by bench/pipeline-targets.ts and bench/list-tasks.bench.ts.
+// (src/http/message-classes.ts). On PostgreSQL + Redis, as the API there: the token's account read on
+// every request (the identify step) and the four windows spent by one EVALSHA through node-redis.
+// Used by bench/pipeline-targets.ts and bench/list-tasks.bench.ts.
 import { createSecretKey, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import BetterSqlite3 from 'better-sqlite3';
 import express from 'express';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
+import { createClient } from 'redis';
 import { messageClassesOf, useOwnMessageClasses } from '../src/http/message-classes.js';
 import { toIso } from '../src/platform/time.js';
 
@@ -24,6 +27,9 @@ interface FloorSettings {
   issuer: string;
   audience: string;
   maxTasks: number;
+  /** With Redis (`redis://...`, keys under `redisPrefix`), the windows are spent there, one script call per request. */
+  redisUrl?: string;
+  redisPrefix?: string;
 }
 
 export interface Floor {
@@ -118,23 +124,88 @@ const CORS_HEADERS = Object.entries({
   'Access-Control-Expose-Headers': ['Retry-After', 'Location', 'WWW-Authenticate', 'X-Request-Id', ...RATE_HEADERS.flat(), 'RateLimit-Policy', 'RateLimit'].join(','),
 });
 
-/** Spends one rate-limit window of `windows`. */
-function spend(windows: Map<string, { count: number; resetAt: number }>, name: string, key: string, seconds: number, now: number) {
-  let window = windows.get(key);
-  if (!window || window.resetAt <= now) windows.set(key, (window = { count: 0, resetAt: now + seconds * 1000 }));
-  window.count++;
-  return { name, seconds, remaining: Math.max(0, HIGH_LIMIT - window.count), reset: Math.ceil((window.resetAt - now) / 1000) };
+type Found = { accountId: string; clientId: string } | undefined;
+
+interface Spent {
+  name: string;
+  seconds: number;
+  remaining: number;
+  reset: number;
+}
+
+/** The four windows of an authenticated request: account and client, burst and sustained. */
+const WINDOWS = [
+  { name: 'account-burst', seconds: 60, key: (a: string) => `a:${a}:m` },
+  { name: 'account-sustained', seconds: 3600, key: (a: string) => `a:${a}:h` },
+  { name: 'client-burst', seconds: 60, key: (a: string, c: string) => `c:${a}:${c}:m` },
+  { name: 'client-sustained', seconds: 3600, key: (a: string, c: string) => `c:${a}:${c}:h` },
+];
+
+/** Spends the four windows in process memory. */
+function memoryWindows() {
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  return {
+    spend: (accountId: string, clientId: string, now: number): Spent[] =>
+      WINDOWS.map(({ name, seconds, key }) => {
+        let window = windows.get(key(accountId, clientId));
+        if (!window || window.resetAt <= now) windows.set(key(accountId, clientId), (window = { count: 0, resetAt: now + seconds * 1000 }));
+        window.count++;
+        return { name, seconds, remaining: Math.max(0, HIGH_LIMIT - window.count), reset: Math.ceil((window.resetAt - now) / 1000) };
+      }),
+    close: async () => undefined,
+  };
+}
+
+/** The eleven rate-limit headers of the spent windows. */
+function setRateHeaders(res: ServerResponse, spent: Spent[]): void {
+  for (let i = 0; i < RATE_HEADERS.length; i++) {
+    const [limit, remaining, reset] = RATE_HEADERS[i]!;
+    res.setHeader(limit, String(HIGH_LIMIT));
+    res.setHeader(remaining, String(spent[i]!.remaining));
+    res.setHeader(reset, String(spent[i]!.reset));
+  }
+  res.setHeader('RateLimit-Policy', spent.map((w) => `"${w.name}";q=${HIGH_LIMIT};w=${w.seconds}`).join(', '));
+  res.setHeader('RateLimit', spent.map((w) => `"${w.name}";r=${w.remaining};t=${w.reset}`).join(', '));
+}
+
+// Each key counted, its expiry set when new; answers count and milliseconds left of each.
+const SPEND_SCRIPT = `local out = {}
+for i, key in ipairs(KEYS) do
+  local count = redis.call('INCR', key)
+  if count == 1 then redis.call('PEXPIRE', key, ARGV[i]) end
+  out[#out + 1] = count
+  out[#out + 1] = redis.call('PTTL', key)
+end
+return out`;
+
+/** Spends the four windows in Redis: one EVALSHA per request. */
+function redisWindows(url: string, prefix: string) {
+  const client = createClient({ url });
+  const ready = client.connect().then(() => client.scriptLoad(SPEND_SCRIPT));
+  return {
+    spend: async (accountId: string, clientId: string): Promise<Spent[]> => {
+      const sha = await ready;
+      const reply = (await client.evalSha(sha, { keys: WINDOWS.map(({ key }) => prefix + key(accountId, clientId)), arguments: WINDOWS.map(({ seconds }) => String(seconds * 1000)) })) as number[];
+      return WINDOWS.map(({ name, seconds }, i) => ({ name, seconds, remaining: Math.max(0, HIGH_LIMIT - reply[2 * i]!), reset: Math.ceil(reply[2 * i + 1]! / 1000) }));
+    },
+    close: async () => {
+      await ready;
+      await client.quit();
+    },
+  };
 }
 
 /** The work every floor does per path, whatever carries the request. */
 function floorWork(settings: FloorSettings) {
   const rows = settings.databaseUrl.startsWith('sqlite:') ? sqliteRows(settings.databaseUrl.slice('sqlite:'.length)) : postgresRows(settings.databaseUrl);
   const key = createSecretKey(Buffer.from(settings.jwtSecret, 'utf8'));
-  const windows = new Map<string, { count: number; resetAt: number }>();
+  const windows = settings.redisUrl ? redisWindows(settings.redisUrl, settings.redisPrefix ?? '') : memoryWindows();
+  // On PostgreSQL the API reads the token's account on every request (the identify step); on SQLite it does not.
+  const readsAccount = !settings.databaseUrl.startsWith('sqlite:');
   return {
-    rows,
-    /** Sets the CORS headers; then, for a token that passes the signature and claims check, spends the four windows, sets the eleven rate-limit headers and answers the caller. */
-    caller(authorization: string | undefined, res: ServerResponse): { accountId: string; clientId: string } | undefined {
+    rows: { ...rows, close: async () => (await windows.close(), await rows.close()) },
+    /** Sets the CORS headers; then, for a token that passes the signature and claims check (and, on PostgreSQL, whose account is there), spends the four windows, sets the eleven rate-limit headers and answers the caller. */
+    caller(authorization: string | undefined, res: ServerResponse): Found | Promise<Found> {
       for (const [name, value] of CORS_HEADERS) res.setHeader(name, value);
       if (!authorization?.startsWith('Bearer ')) return undefined;
       let payload: jwt.JwtPayload;
@@ -146,23 +217,10 @@ function floorWork(settings: FloorSettings) {
       if (typeof payload.sub !== 'string' || typeof payload.cid !== 'string') return undefined;
       const accountId = payload.sub;
       const clientId: string = payload.cid;
-      const now = Date.now();
-      // The four windows of an authenticated request: account and client, burst and sustained.
-      const spent = [
-        spend(windows, 'account-burst', `a:${accountId}:m`, 60, now),
-        spend(windows, 'account-sustained', `a:${accountId}:h`, 3600, now),
-        spend(windows, 'client-burst', `c:${accountId}:${clientId}:m`, 60, now),
-        spend(windows, 'client-sustained', `c:${accountId}:${clientId}:h`, 3600, now),
-      ];
-      for (let i = 0; i < RATE_HEADERS.length; i++) {
-        const [limit, remaining, reset] = RATE_HEADERS[i]!;
-        res.setHeader(limit, String(HIGH_LIMIT));
-        res.setHeader(remaining, String(spent[i]!.remaining));
-        res.setHeader(reset, String(spent[i]!.reset));
-      }
-      res.setHeader('RateLimit-Policy', spent.map((w) => `"${w.name}";q=${HIGH_LIMIT};w=${w.seconds}`).join(', '));
-      res.setHeader('RateLimit', spent.map((w) => `"${w.name}";r=${w.remaining};t=${w.reset}`).join(', '));
-      return { accountId, clientId };
+      const spending = windows.spend(accountId, clientId, Date.now());
+      const found = { accountId, clientId };
+      if (!readsAccount && !(spending instanceof Promise)) return (setRateHeaders(res, spending), found);
+      return (async () => ((await rows.account(accountId)) ? (setRateHeaders(res, await spending), found) : undefined))();
     },
     async me(accountId: string): Promise<unknown> {
       const account = await rows.account(accountId);
@@ -237,7 +295,8 @@ function readJson(req: IncomingMessage): Promise<{ title: string }> {
 export function startNodeFloor(settings: FloorSettings): Promise<Floor> {
   const work = floorWork(settings);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const caller = work.caller(req.headers.authorization, res);
+    const found = work.caller(req.headers.authorization, res);
+    const caller = found instanceof Promise ? await found : found;
     if (!caller) return send(res, 401, { code: 'UNAUTHENTICATED' });
     const url = new URL(req.url!, 'http://floor');
     if (req.method === 'GET' && url.pathname === '/me') return send(res, 200, await work.me(caller.accountId));
@@ -261,10 +320,14 @@ export function startExpressFloor(settings: FloorSettings): Promise<Floor> {
   app.disable('x-powered-by');
   app.set('etag', false);
   const authenticated: express.RequestHandler = (req, res, next) => {
-    const caller = work.caller(req.headers.authorization, res);
-    if (!caller) return void res.status(401).json({ code: 'UNAUTHENTICATED' });
-    res.locals.caller = caller;
-    next();
+    const proceed = (caller: Found) => {
+      if (!caller) return void res.status(401).json({ code: 'UNAUTHENTICATED' });
+      res.locals.caller = caller;
+      next();
+    };
+    const found = work.caller(req.headers.authorization, res);
+    if (found instanceof Promise) found.then(proceed, next);
+    else proceed(found);
   };
   app.get('/me', authenticated, async (_req, res) => {
     res.json(await work.me(res.locals.caller.accountId));

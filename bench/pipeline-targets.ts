@@ -66,7 +66,16 @@ async function serve(name: TargetName): Promise<void> {
   } else {
     const defaults = loadConfig({});
     const start = name === 'node:http' ? startNodeFloor : startExpressFloor;
-    const floor = await start({ databaseUrl, jwtSecret: BENCH_JWT_SECRET, issuer: defaults.JWT_ISSUER, audience: defaults.JWT_AUDIENCE, maxTasks: Number(MAX_TASKS) });
+    const redisPrefix = process.env.BENCH_REDIS_PREFIX;
+    const floor = await start({
+      databaseUrl,
+      jwtSecret: BENCH_JWT_SECRET,
+      issuer: defaults.JWT_ISSUER,
+      audience: defaults.JWT_AUDIENCE,
+      maxTasks: Number(MAX_TASKS),
+      // On PostgreSQL, Redis too, as the API there (its own keys: the floor's windows are its own).
+      ...(redisPrefix ? { redisUrl: REDIS_URL, redisPrefix: `${redisPrefix}${name}:` } : {}),
+    });
     answerTheBench({ url: floor.url } satisfies Listening, floor.close);
   }
 }

@@ -1,7 +1,7 @@
 // The test command's closing line: vitest's totals, with the Python SDK's pytest totals and the production day's invariants folded in, in the
 // plain "N passed, N failed, N skipped" form that CI reads (neither tool's own summary line is one it knows).
 // Reached only when every step passed.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 const results = JSON.parse(readFileSync(new URL('../.test-results/vitest.json', import.meta.url), 'utf8'));
 let passed = results.numPassedTests;
@@ -21,10 +21,11 @@ if (existsSync(pytestResults)) {
     skipped += suiteSkipped;
   }
 }
-// scripts/load/production-day.ts --ci writes it: each invariant of the short production day as one test.
-const productionDay = new URL('../.test-results/production-day.json', import.meta.url);
-if (existsSync(productionDay)) {
-  const day = JSON.parse(readFileSync(productionDay, 'utf8'));
+// scripts/load/production-day.ts --ci writes one per engine: each invariant of the short production day as one test.
+const resultsDir = new URL('../.test-results/', import.meta.url);
+for (const name of existsSync(resultsDir) ? readdirSync(resultsDir) : []) {
+  if (!/^production-day-[a-z]+\.json$/.test(name)) continue;
+  const day = JSON.parse(readFileSync(new URL(name, resultsDir), 'utf8'));
   passed += day.passed;
   failed += day.failed;
 }

@@ -37,7 +37,11 @@ describe('loadConfig', () => {
     expect(config.RATE_LIMIT_BURST_PER_MINUTE).toBe(7);
     expect(config.CONNECTOR_ALLOW_PRIVATE_NETWORKS).toBe(true);
     expect(config.TRUST_PROXY).toBe(1);
-    expect(config.database).toEqual({ client: 'postgres', url: 'postgres://postgres@127.0.0.1:5432/tasks' });
+    expect(config.database).toEqual({
+      client: 'postgres',
+      url: 'postgres://postgres@127.0.0.1:5432/tasks',
+      timeouts: { statementMs: 30_000, lockMs: 5_000, acquireMs: 10_000 },
+    });
     expect(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db' }).database).toEqual({ client: 'sqlite', filename: '/tmp/x.db' });
   });
 

@@ -25,6 +25,10 @@ const settingsSchema = z.object({
     .string()
     .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:PATH or postgres://...')
     .optional(),
+  // PostgreSQL: how long a statement may run, wait on a row lock, and wait for a pool connection (docs/production.md).
+  DATABASE_STATEMENT_TIMEOUT_MS: integer(30_000, 1),
+  DATABASE_LOCK_TIMEOUT_MS: integer(5_000, 1),
+  DATABASE_ACQUIRE_TIMEOUT_MS: integer(10_000, 1),
   REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'must be redis://...').optional(),
   // Every key this service writes starts with it: several deployments (or test servers) can share one Redis.
   REDIS_KEY_PREFIX: z.string().min(1).max(100).default('task-service:'),
@@ -115,8 +119,20 @@ function isOriginList(value: string): boolean {
 
 export interface Config extends Readonly<Omit<Settings, 'OPENAPI_VALIDATE_RESPONSES'>> {
   readonly OPENAPI_VALIDATE_RESPONSES: boolean;
-  readonly database: { readonly client: 'sqlite'; readonly filename: string } | { readonly client: 'postgres'; readonly url: string };
+  readonly database: DatabaseSettings;
 }
+
+export type DatabaseSettings =
+  | { readonly client: 'sqlite'; readonly filename: string }
+  | { readonly client: 'postgres'; readonly url: string; readonly timeouts: DatabaseTimeouts };
+
+/** How long a PostgreSQL statement may run or wait (`DATABASE_*_MS`). */
+export interface DatabaseTimeouts {
+  readonly statementMs: number;
+  readonly lockMs: number;
+  readonly acquireMs: number;
+}
+
 
 export class ConfigError extends Error {}
 
@@ -143,7 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const url = settings.DATABASE_URL;
   const database = url?.startsWith('postgres')
-    ? ({ client: 'postgres', url } as const)
+    ? ({ client: 'postgres', url, timeouts: { statementMs: settings.DATABASE_STATEMENT_TIMEOUT_MS, lockMs: settings.DATABASE_LOCK_TIMEOUT_MS, acquireMs: settings.DATABASE_ACQUIRE_TIMEOUT_MS } } as const)
     : ({ client: 'sqlite', filename: url ? url.slice('sqlite:'.length) : `${settings.DATA_DIR}/task-service.sqlite` } as const);
   return Object.freeze({
     ...settings,

@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import type { Knex } from 'knex';
 import type { ReceivedDelivery } from '../../contract-tests/support/fakes/webhook-receiver.fake.js';
 import type { Ledger } from './ledger.js';
@@ -72,7 +74,13 @@ export async function taskCounts(db: Knex, ledger: Ledger, limits: Limits): Prom
 }
 
 /** Served requests of one client (and one account) inside one UTC minute, counted only when sent and answered within it. */
-export function budgets(exchanges: Exchange[], windows: FaultWindow[], limits: Limits): Verdict {
+/**
+ * `countersInProcess`: the in-process limiter (no Redis), whose counts a restarted process starts again
+ * from zero (docs/rate-limits.md): each process's life is checked on its own, split at the restarts.
+ */
+export function budgets(exchanges: Exchange[], windows: FaultWindow[], limits: Limits, countersInProcess = false): Verdict {
+  const restarts = windows.filter((w) => w.kind === 'instance killed').map((w) => w.end);
+  const life = (t: number) => (countersInProcess ? restarts.filter((end) => end <= t).length : 0);
   const perClient = new Map<string, number>();
   const perAccount = new Map<string, number>();
   for (const e of exchanges) {
@@ -82,9 +90,9 @@ export function budgets(exchanges: Exchange[], windows: FaultWindow[], limits: L
     // Without Redis each instance counts alone (docs/rate-limits.md), and Redis never learns of what they
     // admitted: what Redis admitted, the requests outside the outage, must still fit the limit.
     if (inside(windows, e.t0, e.t1, ['redis down'])) continue;
-    const key = `${e.account}/${e.client} ${minute}`;
+    const key = `${e.account}/${e.client} ${minute}.${life(e.t0)}`;
     perClient.set(key, (perClient.get(key) ?? 0) + 1);
-    perAccount.set(`${e.account} ${minute}`, (perAccount.get(`${e.account} ${minute}`) ?? 0) + 1);
+    perAccount.set(`${e.account} ${minute}.${life(e.t0)}`, (perAccount.get(`${e.account} ${minute}.${life(e.t0)}`) ?? 0) + 1);
   }
   const overClient = [...perClient].filter(([, n]) => n > limits.clientBurst);
   const overAccount = [...perAccount].filter(([, n]) => n > limits.accountBurst);
@@ -214,4 +222,29 @@ export function connections(counts: number[], limits: Limits): Verdict {
   const most = Math.max(0, ...counts);
   const allowed = limits.instances * limits.poolMax;
   return { name: `PostgreSQL connections within the pools (${limits.instances} x ${limits.poolMax})`, held: most <= allowed, evidence: `at most ${most} connections seen in ${counts.length} samples` };
+}
+
+/**
+ * SQLite, once the instance has stopped (and nothing else holds the file): the last connection's close
+ * checkpoints the WAL into the database file and removes it, and the file passes SQLite's own check.
+ */
+export function sqliteFile(filename: string): Verdict[] {
+  const wal = `${filename}-wal`;
+  const walBytes = existsSync(wal) ? statSync(wal).size : 0;
+  let integrity: string[];
+  try {
+    const file = new Database(filename, { readonly: true });
+    try {
+      integrity = (file.pragma('integrity_check') as { integrity_check: string }[]).map((row) => row.integrity_check);
+    } finally {
+      file.close();
+    }
+  } catch (error) {
+    // A file too damaged to read at all: SQLITE_CORRUPT, SQLITE_NOTADB.
+    integrity = [`not readable: ${error instanceof Error ? error.message : String(error)}`];
+  }
+  return [
+    { name: 'SQLite WAL checkpointed at shutdown', held: walBytes === 0, evidence: walBytes === 0 ? 'no WAL left after the instance stopped' : `${walBytes} bytes of WAL left after the instance stopped` },
+    { name: 'SQLite integrity_check ok', held: integrity.length === 1 && integrity[0] === 'ok', evidence: integrity.slice(0, 3).join('; ') },
+  ];
 }

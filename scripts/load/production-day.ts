@@ -1,11 +1,14 @@
 // A day in production, compressed: N instances of the built server on one PostgreSQL database and one
-// Redis (each behind a TCP fault proxy), every kind of client at once, faults on a schedule, and the
-// invariants checked at the end. docs/production.md#a-day-in-production says how to read the report.
+// Redis (each behind a TCP fault proxy), or with `--engine sqlite` one instance on a fresh SQLite file
+// with in-process counters (the embedded default); every kind of client at once, faults on a schedule
+// (those that exist on the engine), and the invariants checked at the end.
+// docs/production.md#a-day-in-production says how to read the report.
 //
-//   npm run production-day -- --minutes 10 [--instances 2] [--report DIR] [--accounts 300] [--load 1]
+//   npm run production-day -- --minutes 10 [--engine postgres|sqlite] [--instances 2] [--report DIR] [--accounts 300] [--load 1]
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import knexFactory, { type Knex } from 'knex';
@@ -23,6 +26,8 @@ const root = new URL('../../', import.meta.url).pathname;
 const { values: args } = parseArgs({
   options: {
     minutes: { type: 'string', default: '10' },
+    /** postgres: PostgreSQL + Redis, several instances; sqlite: one instance on a SQLite file, in-process counters. */
+    engine: { type: 'string', default: 'postgres' },
     instances: { type: 'string', default: '2' },
     accounts: { type: 'string' },
     /** Multiplies the number of actors of each kind (the population grows to hold them). */
@@ -34,7 +39,10 @@ const { values: args } = parseArgs({
   },
 });
 const durationMs = Number(args.minutes) * 60_000;
-const instanceCount = Number(args.instances);
+const engine = args.engine === 'sqlite' ? 'sqlite' : 'postgres';
+if (args.engine !== engine) throw new Error(`--engine ${String(args.engine)}: postgres or sqlite`);
+// SQLite is one process's database: its in-process counters and single writer serve one instance.
+const instanceCount = engine === 'sqlite' ? 1 : Number(args.instances);
 const load = Math.max(1, Number(args.load));
 const population = Math.max(Number(args.accounts ?? (durationMs >= 300_000 ? 300 : 60)), Math.ceil(26 * load));
 const POSTGRES = process.env.PRODUCTION_DAY_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432';
@@ -77,16 +85,12 @@ async function main(): Promise<void> {
     const built = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
     if (built.status !== 0) throw new Error('npm run build failed');
   }
-  const admin = knexFactory({ client: 'pg', connection: `${POSTGRES}/postgres`, pool: { min: 0, max: 1 } });
-  const database = `task_service_day_${randomUUID().replaceAll('-', '')}`;
-  await admin.raw(`create database ${database}`);
-  const db: Knex = knexFactory({ client: 'pg', connection: `${POSTGRES}/${database}`, pool: { min: 0, max: 1 } });
-  const pgProxy = await startTcpFaultProxy({ host: '127.0.0.1', port: 5432 });
-  const redisProxy = await startTcpFaultProxy(REDIS);
+  const store = engine === 'sqlite' ? await sqliteStore() : await postgresStore();
+  const { db } = store;
   const feeds = await startFakeIcalFeeds();
   const receiver = await startWebhookReceiver();
   const slowReceiver = await startWebhookReceiver({ delayMs: 3_000 });
-  const env = { ...settings, DATABASE_URL: `postgres://postgres@127.0.0.1:${pgProxy.port}/${database}`, REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`, REDIS_KEY_PREFIX: `day-${randomUUID()}:` };
+  const env = { ...settings, ...store.env };
   const instances: Instance[] = [];
   for (let i = 0; i < instanceCount; i += 1) {
     const instance = await createInstance(i, root, env);
@@ -104,7 +108,7 @@ async function main(): Promise<void> {
   const pgConnections: number[] = [];
 
   try {
-    process.stdout.write(`production day: ${instanceCount} instances, ${population} accounts, ${args.minutes} min\n`);
+    process.stdout.write(`production day on ${store.name}: ${instanceCount} instance${instanceCount > 1 ? 's' : ''}, ${population} accounts, ${args.minutes} min\n`);
     const accounts: Awaited<ReturnType<typeof openAccount>>[] = [];
     const emails: string[] = [];
     for (let i = 0; i < population; i += 8) {
@@ -154,7 +158,7 @@ async function main(): Promise<void> {
     }
 
     const start = Date.now();
-    const storeWritesAtStart = { pg: pgProxy.writes(), redis: redisProxy.writes() };
+    const storeWritesAtStart = store.writes();
     const generatorCpuAtStart = process.cpuUsage();
     /** Each instance process's CPU seconds at its first and latest sample of the run (sign-ups and start-up excluded). */
     const cpuSeconds = new Map<string, { first: number; last: number }>();
@@ -176,9 +180,9 @@ async function main(): Promise<void> {
           // The process went away between the two reads.
         }
       }
-      void db
-        .raw('select count(*)::int as n from pg_stat_activity where datname = ? and pid <> pg_backend_pid()', [database])
-        .then((result: { rows: { n: number }[] }) => pgConnections.push(result.rows[0]!.n))
+      void store
+        .connections()
+        .then((n) => n !== undefined && pgConnections.push(n))
         .catch(() => undefined);
     }, 2_000);
 
@@ -215,8 +219,8 @@ async function main(): Promise<void> {
         generations[victim.index]! += 1;
         await victim.start();
       }, 3_000),
-      fault(durationMs * 0.4, 'postgres down', () => pgProxy.cut(), () => pgProxy.restore(), 4_000),
-      fault(durationMs * 0.6, 'redis down', () => redisProxy.cut(), () => redisProxy.restore(), 4_000),
+      // The stores' faults: PostgreSQL and Redis behind their proxies; a SQLite file has no connection to cut.
+      ...store.faults.map(({ at, kind, cut, restore }) => fault(durationMs * at, kind, cut, restore, 4_000)),
       fault(durationMs * 0.75, 'receiver silent', () => receiver.answer('/fast', () => 'hang'), () => receiver.answer('/fast', () => 200), 8_000),
     ]);
 
@@ -234,8 +238,8 @@ async function main(): Promise<void> {
       instanceCores: [...cpuSeconds.values()].reduce((sum, cpu) => sum + cpu.last - cpu.first, 0) / seconds,
       /** This process: the clients, the fakes and the proxies. */
       generatorCores: ((used) => (used.user + used.system) / 1e6 / seconds)(process.cpuUsage(generatorCpuAtStart)),
-      postgresRoundTripsPerRequest: (pgProxy.writes() - storeWritesAtStart.pg) / answered,
-      redisRoundTripsPerRequest: (redisProxy.writes() - storeWritesAtStart.redis) / answered,
+      postgresRoundTripsPerRequest: (store.writes().pg - storeWritesAtStart.pg) / answered,
+      redisRoundTripsPerRequest: (store.writes().redis - storeWritesAtStart.redis) / answered,
     };
 
     // Let the retries finish: nothing pending for an enabled webhook, or two minutes.
@@ -255,14 +259,20 @@ async function main(): Promise<void> {
       check.serverErrors(traffic.exchanges, windows),
       ...(await check.taskCounts(db, ledger, limits)),
       { name: 'connection cap held (5 of a type)', held: connectionsKept === 5, evidence: `${connectionsKept} iCalendar connections kept of 6 attempted` },
-      check.budgets(traffic.exchanges, windows, limits),
+      check.budgets(traffic.exchanges, windows, limits, engine === 'sqlite'),
       check.lockout(ledger, limits),
       ...(await check.webhookDeliveries(db, ledger, [...receiver.received, ...slowReceiver.received], gone)),
       await check.feedMirrors(db, ledger),
       check.lostUpdates(ledger),
       check.memoryFlat(samples, start + durationMs * 0.3, durationMs * 0.3),
-      check.connections(pgConnections, limits),
+      ...(engine === 'postgres' ? [check.connections(pgConnections, limits)] : []),
     ];
+    if (engine === 'sqlite') {
+      // The file's own checks once the instance has stopped as in production (SIGTERM) and nothing else holds it.
+      await db.destroy();
+      await Promise.all(instances.map((instance) => instance.stop()));
+      verdicts.push(...check.sqliteFile(store.filename!));
+    }
     const memory = instances.flatMap((instance) =>
       Array.from({ length: generations[instance.index]! + 1 }, (_, generation) => ({
         name: `instance ${instance.index}${generation ? ` (restart ${generation})` : ''}`,
@@ -270,7 +280,7 @@ async function main(): Promise<void> {
       })),
     );
     mkdirSync(args.report, { recursive: true });
-    const title = `A day in production: ${instanceCount} instances, ${population} accounts, load x${load}, ${args.minutes} min`;
+    const title = `A day in production on ${store.name}: ${instanceCount} instance${instanceCount > 1 ? 's' : ''}, ${population} accounts, load x${load}, ${args.minutes} min`;
     writeFileSync(join(args.report, 'report.html'), renderReport({ title, start, end, exchanges: traffic.exchanges, windows, verdicts, settings: { ...settings, instances: instanceCount, accounts: population, load }, memory }));
     const byOp = new Map<string, Map<number, number>>();
     for (const e of traffic.exchanges) {
@@ -280,27 +290,91 @@ async function main(): Promise<void> {
     }
     writeFileSync(join(args.report, 'statuses.json'), JSON.stringify(Object.fromEntries([...byOp].map(([op, statuses]) => [op, Object.fromEntries(statuses)])), null, 1));
     writeFileSync(join(args.report, 'server-errors.log'), instances.flatMap((i) => i.errors.map((e) => `${new Date(e.at).toISOString()} instance ${i.index}: ${e.line}`)).join('\n'));
-    writeFileSync(join(args.report, 'verdicts.json'), JSON.stringify({ title, verdicts, windows, requests: traffic.exchanges.length, seconds, sizing }, null, 2));
+    writeFileSync(join(args.report, 'verdicts.json'), JSON.stringify({ title, engine, verdicts, windows, requests: traffic.exchanges.length, seconds, sizing }, null, 2));
     for (const verdict of verdicts) process.stdout.write(`${verdict.held ? 'held  ' : 'BROKEN'} ${verdict.name}: ${verdict.evidence}\n`);
     process.stdout.write(`${traffic.exchanges.length} requests in ${seconds.toFixed(0)} s; report: ${join(args.report, 'report.html')}\n`);
     process.stdout.write(
-      `sizing: ${sizing.requestsPerSecond.toFixed(0)} answers/s (${sizing.perInstance.toFixed(0)} per instance), the instances using ${sizing.instanceCores.toFixed(2)} cores, the load generator ${sizing.generatorCores.toFixed(2)}; ` +
-        `per request ${sizing.postgresRoundTripsPerRequest.toFixed(2)} PostgreSQL and ${sizing.redisRoundTripsPerRequest.toFixed(2)} Redis round trips (background work included)\n`,
+      `sizing (${store.name}): ${sizing.requestsPerSecond.toFixed(0)} answers/s (${sizing.perInstance.toFixed(0)} per instance), the instances using ${sizing.instanceCores.toFixed(2)} cores, the load generator ${sizing.generatorCores.toFixed(2)}` +
+        (engine === 'postgres'
+          ? `; per request ${sizing.postgresRoundTripsPerRequest.toFixed(2)} PostgreSQL and ${sizing.redisRoundTripsPerRequest.toFixed(2)} Redis round trips (background work included)\n`
+          : `; ${((sizing.instanceCores / sizing.requestsPerSecond) * 1000).toFixed(2)} ms of instance CPU per answer\n`),
     );
     const broken = verdicts.filter((v) => !v.held).length;
     if (args.ci) {
       mkdirSync(join(root, '.test-results'), { recursive: true });
-      writeFileSync(join(root, '.test-results/production-day.json'), JSON.stringify({ passed: verdicts.length - broken, failed: broken }));
+      writeFileSync(join(root, `.test-results/production-day-${engine}.json`), JSON.stringify({ passed: verdicts.length - broken, failed: broken }));
     }
     process.exitCode = broken > 0 ? 1 : 0;
   } finally {
     over = true;
     await Promise.all(instances.map((instance) => instance.stop()));
-    await Promise.all([pgProxy.close(), redisProxy.close(), feeds.close(), receiver.close(), slowReceiver.close()]);
-    await db.destroy();
-    await admin.raw(`drop database if exists ${database} with (force)`);
-    await admin.destroy();
+    await Promise.all([feeds.close(), receiver.close(), slowReceiver.close()]);
+    await store.close();
   }
+}
+
+interface Store {
+  name: string;
+  /** The instances' settings of the store. */
+  env: Record<string, string>;
+  /** What the checks read: the database itself, not through a proxy. */
+  db: Knex;
+  /** SQLite's file. */
+  filename?: string;
+  faults: { at: number; kind: string; cut: () => void; restore: () => void }[];
+  /** Round trips written to each store so far (SQLite: none over a network). */
+  writes: () => { pg: number; redis: number };
+  /** PostgreSQL connections open now to the run's database. */
+  connections: () => Promise<number | undefined>;
+  close: () => Promise<void>;
+}
+
+/** A new PostgreSQL database and Redis, each behind a TCP fault proxy. */
+async function postgresStore(): Promise<Store> {
+  const admin = knexFactory({ client: 'pg', connection: `${POSTGRES}/postgres`, pool: { min: 0, max: 1 } });
+  const database = `task_service_day_${randomUUID().replaceAll('-', '')}`;
+  await admin.raw(`create database ${database}`);
+  const db: Knex = knexFactory({ client: 'pg', connection: `${POSTGRES}/${database}`, pool: { min: 0, max: 1 } });
+  const pgProxy = await startTcpFaultProxy({ host: '127.0.0.1', port: 5432 });
+  const redisProxy = await startTcpFaultProxy(REDIS);
+  return {
+    name: 'PostgreSQL + Redis',
+    env: { DATABASE_URL: `postgres://postgres@127.0.0.1:${pgProxy.port}/${database}`, REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`, REDIS_KEY_PREFIX: `day-${randomUUID()}:` },
+    db,
+    faults: [
+      { at: 0.4, kind: 'postgres down', cut: pgProxy.cut, restore: pgProxy.restore },
+      { at: 0.6, kind: 'redis down', cut: redisProxy.cut, restore: redisProxy.restore },
+    ],
+    writes: () => ({ pg: pgProxy.writes(), redis: redisProxy.writes() }),
+    connections: async () =>
+      ((await db.raw('select count(*)::int as n from pg_stat_activity where datname = ? and pid <> pg_backend_pid()', [database])) as { rows: { n: number }[] }).rows[0]!.n,
+    close: async () => {
+      await Promise.all([pgProxy.close(), redisProxy.close()]);
+      await db.destroy();
+      await admin.raw(`drop database if exists ${database} with (force)`);
+      await admin.destroy();
+    },
+  };
+}
+
+/** A fresh SQLite file in a directory of its own; the instance's limiter counts in its own memory. */
+async function sqliteStore(): Promise<Store> {
+  const directory = mkdtempSync(join(tmpdir(), 'production-day-'));
+  const filename = join(directory, 'task-service.sqlite');
+  const db: Knex = knexFactory({ client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true, pool: { min: 0, max: 1 } });
+  return {
+    name: 'SQLite',
+    env: { DATABASE_URL: `sqlite:${filename}` },
+    db,
+    filename,
+    faults: [],
+    writes: () => ({ pg: 0, redis: 0 }),
+    connections: async () => undefined,
+    close: async () => {
+      await db.destroy();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
 }
 
 main().catch((err: unknown) => {

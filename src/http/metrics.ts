@@ -1,10 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client';
-import type { Db } from '../platform/db.js';
+import { poolCounts, type Db } from '../platform/db.js';
 import { errors, type AppError } from '../platform/errors.js';
-import { pgPoolCounts } from '../platform/pg-pool.js';
-import { idleSqliteConnection } from '../platform/sqlite-connection.js';
 import type { FinishedRequest } from './request-log.js';
 import { RequestDurations } from './request-durations.js';
 
@@ -76,17 +74,6 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   const offered = Buffer.from(match[1]!);
   const expected = Buffer.from(token);
   return offered.length === expected.length && timingSafeEqual(offered, expected);
-}
-
-/**
- * The hot paths' connections at each scrape: pg's pool (src/platform/pg-pool.ts; knex keeps 4 more for its own paths), or
- * SQLite's one connection, in use while a transaction is open on it.
- */
-function poolCounts(db: Db): { used: number; free: number; pending: number; max: number } {
-  const pg = pgPoolCounts(db);
-  if (pg) return pg;
-  const idle = idleSqliteConnection(db) !== undefined;
-  return { used: idle ? 0 : 1, free: idle ? 1 : 0, pending: 0, max: 1 };
 }
 
 function registerPoolGauges(registry: Registry, db: Db): void {

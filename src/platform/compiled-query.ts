@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type pg from 'pg';
-import { pgPoolOf, releaseClient } from './pg-pool.js';
 import { runNamed, type NamedStatement } from './pg-run.js';
-import { idleSqliteConnection, sqliteConnectionWhenIdle } from './sqlite-connection.js';
+import { onSqliteConnection } from './sqlite-connection.js';
+import { refuseInsideTransaction } from './transaction-scope.js';
 import { databaseOf, Transaction } from './transaction.js';
 
 /**
@@ -13,9 +12,9 @@ import { databaseOf, Transaction } from './transaction.js';
  *
  * `build` names the values with placeholders, `$(0)`, `$(1)`, ..., given at each run. A placeholder compiles to `= ?`
  * whatever is given later, so a value that may be null needs the shape written for it (`whereNull`).
- * The statement runs on the connection a transaction of ours holds (src/platform/transaction.ts); given the database,
- * on one from pg's pool (src/platform/pg-pool.ts) or SQLite's one connection once idle; in a knex transaction, through
- * its `raw`.
+ * The statement runs in the transaction it is given (ours, src/platform/transaction.ts, or knex's); given the database,
+ * on PostgreSQL through knex's pool, on SQLite on the one connection in its turn (src/platform/sqlite-connection.ts).
+ * Given the database inside one of its transactions, it throws (src/platform/transaction-scope.ts).
  */
 export interface CompiledQuery<Params extends readonly unknown[], Row> {
   all: (db: Queryable, params: Params) => Promise<Row[]>;
@@ -56,27 +55,26 @@ export function compiledQuery<Params extends readonly unknown[], Row = Record<st
     }
     return query;
   };
-  const execute = async (db: Queryable, params: readonly unknown[], mode: Mode): Promise<unknown> => {
+  // A refusal (the guard, an ended transaction) rejects, as a failed statement does.
+  const execute = (db: Queryable, params: readonly unknown[], mode: Mode): Promise<unknown> => {
+    try {
+      return send(db, params, mode);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  };
+  const send = (db: Queryable, params: readonly unknown[], mode: Mode): Promise<unknown> => {
     const query = compiledFor(databaseOf(db));
     const values = query.values(params);
-    if (db instanceof Transaction) return runOn(db.connection, query, values, mode);
-    if (db.isTransaction) return runThroughKnex(db, query, values, mode);
-    if (query.dialect === 'better-sqlite3') {
-      const connection = idleSqliteConnection(db) ?? (await sqliteConnectionWhenIdle(db));
-      return runOn(connection, query, values, mode);
+    if (db instanceof Transaction) {
+      const on = db.connection;
+      if (query.dialect === 'better-sqlite3') return settled(() => runOnSqlite(on as SqliteConnection, query, values, mode));
+      return db.sending(runOnPostgres(on as Knex, query, values, mode));
     }
-    const pool = pgPoolOf(db);
-    if (pool === undefined) throw new Error('compiledQuery: a PostgreSQL database made by createDb (src/platform/db.ts)');
-    const client = await pool.connect();
-    let failure: unknown;
-    try {
-      return await runOnPostgres(client, query, values, mode);
-    } catch (error) {
-      failure = error;
-      throw error;
-    } finally {
-      releaseClient(client, failure);
-    }
+    if (db.isTransaction) return query.dialect === 'pg' ? runOnPostgres(db, query, values, mode) : runThroughKnex(db, query, values, mode);
+    refuseInsideTransaction(db);
+    if (query.dialect === 'better-sqlite3') return onSqliteConnection(db, (connection: SqliteConnection) => runOnSqlite(connection, query, values, mode));
+    return runOnPostgres(db, query, values, mode);
   };
   const executeNow = (trx: Transaction, params: readonly unknown[], mode: Mode): unknown => {
     const query = compiledFor(trx.db);
@@ -129,7 +127,7 @@ function compile(native: { sql: string; bindings: readonly unknown[] }, knexSql:
     dialect,
     sql,
     knexSql,
-    named: { name: `cq_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`, text: sql },
+    named: { name: `cq_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`, text: knexSql },
     values: (params) => slots.map((slot) => toDriver(slot.index === undefined ? slot.constant : params[slot.index])),
   };
 }
@@ -147,18 +145,17 @@ function toSqliteValue(value: unknown): unknown {
   return value;
 }
 
-function runOn(connection: unknown, query: Compiled, values: unknown[], mode: Mode): unknown {
-  return query.dialect === 'pg' ? runOnPostgres(connection as pg.ClientBase, query, values, mode) : runOnSqlite(connection as SqliteConnection, query, values, mode);
+function settled<T>(run: () => T): Promise<T> {
+  try {
+    return Promise.resolve(run());
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
 }
 
-/** knex's `raw` answers with the driver's result: pg's `{ rows, rowCount }`; better-sqlite3's rows, or `{ changes }` for a write. */
+/** SQLite, in a knex transaction: knex's `raw` answers with better-sqlite3's rows, or `{ changes }` for a write. */
 async function runThroughKnex(db: Knex, query: Compiled, values: unknown[], mode: Mode): Promise<unknown> {
   const result: unknown = await db.raw(query.knexSql, values as Knex.RawBinding[]);
-  if (query.dialect === 'pg') {
-    const { rows, rowCount } = result as pg.QueryResult;
-    if (mode === 'run') return rowCount ?? 0;
-    return mode === 'first' ? rows[0] : rows;
-  }
   if (!Array.isArray(result)) return mode === 'run' ? (result as { changes: number }).changes : undefined;
   if (mode === 'run') return result.length;
   return mode === 'first' ? (result as unknown[])[0] : result;
@@ -173,6 +170,8 @@ interface SqliteStatement {
   columns: () => { name: string }[];
 }
 interface SqliteConnection {
+  readonly open: boolean;
+  readonly inTransaction: boolean;
   prepare: (sql: string) => SqliteStatement;
 }
 
@@ -220,8 +219,8 @@ function runOnSqlite(connection: SqliteConnection, query: Compiled, values: unkn
   return statement.run(values, mode);
 }
 
-async function runOnPostgres(client: pg.ClientBase, query: Compiled, values: unknown[], mode: Mode): Promise<unknown> {
-  const { rows, rowCount } = await runNamed(client, query.named, values);
+async function runOnPostgres(db: Knex, query: Compiled, values: unknown[], mode: Mode): Promise<unknown> {
+  const { rows, rowCount } = await runNamed(db, query.named, values);
   if (mode === 'run') return rowCount;
   return mode === 'first' ? rows[0] : rows;
 }

@@ -6,6 +6,7 @@ import { createMigratedDb, engines, insertAccount, insertConnectorAccount, type 
 import { compiledQuery } from './compiled-query.js';
 import { databaseFailure, isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './database-errors.js';
 import { closeDb, createDb } from './db.js';
+import { loadConfig } from '../config.js';
 import { startTcpFaultProxy } from '../test-support/tcp-fault-proxy.js';
 
 const failureOf = (write: Promise<unknown>): Promise<unknown> => write.then(() => expect.fail('the write succeeded'), (err: unknown) => err);
@@ -82,11 +83,11 @@ describe('a PostgreSQL connection cut under the client', () => {
     }
   });
 
-  it('is unavailable on the hot paths\' pool too: a compiled query, and a wait for a connection that times out', async () => {
+  it('is unavailable for a compiled query whose connection closes at once', async () => {
     const closer = createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => closer.listen(0, '127.0.0.1', resolve));
     const { port } = closer.address() as { port: number };
-    const db = createDb({ client: 'postgres', url: `postgres://postgres@127.0.0.1:${port}/postgres` });
+    const db = createDb(loadConfig({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres` }).database);
     try {
       const err = await failureOf(compiledQuery<[], never>((knex) => knex.raw('select 1')).first(db, []));
       expect(isDatabaseUnavailable(err)).toBe(true);
@@ -94,6 +95,5 @@ describe('a PostgreSQL connection cut under the client', () => {
       await closeDb(db);
       closer.close();
     }
-    expect(isDatabaseUnavailable(new Error('timeout exceeded when trying to connect'))).toBe(true);
   });
 });

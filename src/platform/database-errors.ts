@@ -15,8 +15,7 @@ export function databaseFailure(err: unknown): DatabaseFailure | undefined {
   if (!e) return undefined;
   if (e.name === 'KnexTimeoutError') return 'unavailable';
   if (typeof e.code === 'string') return FAILURE_OF_CODE.get(e.code);
-  // pg gives a socket closed under a query or a handshake, and its pool a wait for a connection that
-  // timed out, no code, only these messages (pg/lib/client.js, pg-pool/index.js).
+  // pg gives a socket closed under a query or a handshake no code, only these messages (pg/lib/client.js).
   return err instanceof Error && CONNECTION_LOST.has(driverMessage(err.message)) ? 'unavailable' : undefined;
 }
 
@@ -32,7 +31,6 @@ const CONNECTION_LOST = new Set([
   'Connection terminated',
   'Client has encountered a connection error and is not queryable',
   'Connection terminated due to connection timeout',
-  'timeout exceeded when trying to connect',
 ]);
 
 const FAILURE_OF_CODE = new Map<string, DatabaseFailure>([
@@ -44,8 +42,9 @@ const FAILURE_OF_CODE = new Map<string, DatabaseFailure>([
   ['SQLITE_CONSTRAINT_PRIMARYKEY', 'unique-violation'],
   ['SQLITE_CONSTRAINT_FOREIGNKEY', 'foreign-key-violation'],
   // Connection-level failures (the socket, or PostgreSQL shutting down or not yet up: 57P01, 57P03,
-  // class 08), and a SQLite file another writer holds past the busy timeout.
-  ...['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08001', '08003', '08006', 'SQLITE_BUSY'].map(
+  // class 08), a statement past the session's lock_timeout (55P03) or statement_timeout (57014,
+  // src/platform/db.ts), and a SQLite file another writer holds past the busy timeout.
+  ...['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P03', '08001', '08003', '08006', '55P03', '57014', 'SQLITE_BUSY'].map(
     (code) => [code, 'unavailable'] as const,
   ),
 ]);

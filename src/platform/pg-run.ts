@@ -1,12 +1,15 @@
+import type { Knex } from 'knex';
 import pg from 'pg';
+import { databaseFailure } from './database-errors.js';
 
 /** A row made from a result row's values, as pg hands them over with `rowMode: 'array'` (each already parsed by its type). */
 export type RowMaker = (values: readonly unknown[]) => Record<string, unknown>;
 
 /** A named statement: prepared once per connection by pg, its rows made by a function compiled once. */
 export interface NamedStatement {
-  /** The statement's name on every connection, and its text. */
+  /** The statement's name on every connection. */
   name: string;
+  /** Its text as knex takes it, `?` for each value; knex numbers them, the same text on every run. */
   readonly text: string;
   /** The row maker for the columns last seen, with their names joined: compiled on the first run. */
   rows?: { columns: string; make: RowMaker };
@@ -14,15 +17,19 @@ export interface NamedStatement {
 
 let renamed = 0;
 
-/** Runs a named statement through pg's query config (`name` prepares it once per connection); rows as objects by column name. */
-export async function runNamed(client: pg.ClientBase, statement: NamedStatement, values: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number }> {
+/**
+ * Runs a named statement on the database or a knex transaction, through knex's pool: knex's pg dialect hands
+ * `name` and `rowMode` to pg's query config (prepared once per connection); rows as objects by column name.
+ */
+export async function runNamed(db: Knex, statement: NamedStatement, values: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number }> {
   let result: pg.QueryResult<unknown[]>;
   try {
-    result = await client.query<unknown[]>({ name: statement.name, text: statement.text, values, rowMode: 'array' });
+    result = (await db.raw(statement.text, values as Knex.RawBinding[]).options({ name: statement.name, rowMode: 'array' })) as pg.QueryResult<unknown[]>;
   } catch (error) {
-    // A value pg could not send: pg closes the statement yet still counts it as prepared on that
-    // connection, so the statement goes on under a new name (src/platform/compiled-query.test.ts).
-    if (!(error instanceof pg.DatabaseError)) statement.name = `${statement.name.split('.')[0]!}.${++renamed}`;
+    // Neither the server's answer nor a lost connection: a value pg could not send. pg then closes the
+    // statement yet still counts it as prepared on that connection, so it goes on under a new name
+    // (src/platform/compiled-query.test.ts). After a cut, the connection is gone, and the name is kept.
+    if (!(error instanceof pg.DatabaseError) && databaseFailure(error) === undefined) statement.name = `${statement.name.split('.')[0]!}.${++renamed}`;
     throw error;
   }
   const rowCount = result.rowCount ?? 0;

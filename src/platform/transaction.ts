@@ -1,31 +1,45 @@
 import type { Knex } from 'knex';
-import type pg from 'pg';
-import { pgPoolOf } from './pg-pool.js';
-import { idleSqliteConnection, inSqliteTurn, sqliteConnectionWhenIdle } from './sqlite-connection.js';
+import { heldSqliteConnection, holdSqliteConnection, onSqliteConnection } from './sqlite-connection.js';
+import { inTransactionScope, refuseInsideTransaction } from './transaction-scope.js';
 
 /**
- * A transaction for the hot writes, held on one connection from BEGIN to its end: on PostgreSQL one from pg's pool
- * (src/platform/pg-pool.ts), on SQLite the one connection, taken in turn (src/platform/sqlite-connection.ts). Its
- * statements are compiled queries (src/platform/compiled-query.ts); knex's own transactions cost 10-16% of POST /tasks
- * on SQLite (docs/benchmarks.md), so they serve only the rare writes (`knexTransaction`).
+ * A transaction for the hot writes: knex's transaction (one connection of knex's pool from BEGIN to its end), whose
+ * statements are compiled queries (src/platform/compiled-query.ts), with hooks run once it commits. On SQLite the
+ * hot writes run synchronously instead (`transactionNow`: better-sqlite3's own transaction, nothing else can run
+ * meanwhile); one that awaits holds the one connection's turn (src/platform/sqlite-connection.ts).
  */
 export class Transaction {
   private readonly committed: (() => void)[] = [];
   private state: 'open' | 'nested' | 'ended' = 'open';
+  /** PostgreSQL: statements sent and not yet answered; the commit waits for them, and fails with the first failure. */
+  private readonly sent = new Set<Promise<unknown>>();
+  private failure: { error: unknown } | undefined;
 
-  /** Made by `transaction()`; `db` is what its statements are compiled for. */
+  /** Made by `transaction()` and `transactionNow()`; `db` is what its statements are compiled for. */
   constructor(
     readonly db: Knex,
-    private readonly held: HeldConnection,
-    private readonly depth = 0,
+    /** knex's transaction; undefined in SQLite's synchronous one. */
+    private readonly handle: Knex.Transaction | undefined,
+    /** SQLite's connection, on which its statements run synchronously. */
+    private readonly sqlite: SqliteConnection | undefined,
   ) {}
 
-  /** The held connection, for a statement; only while this transaction is open and none nested in it runs. */
+  /** What a statement runs on: SQLite's connection, or knex's transaction; only while this transaction is open and none nested in it runs. */
   get connection(): unknown {
-    if (this.held.broken !== undefined) throw this.held.broken;
     if (this.state === 'ended') throw new Error('A statement on a transaction that has ended');
     if (this.state === 'nested') throw new Error('A statement on a transaction while a transaction nested in it runs: use the nested one');
-    return this.held.connection;
+    return this.sqlite ?? this.handle;
+  }
+
+  /** @internal compiledQuery: a statement sent on this transaction, which its commit waits for. */
+  sending<T>(statement: Promise<T>): Promise<T> {
+    const settled = statement.then(
+      () => undefined,
+      (error: unknown) => void (this.failure ??= { error }),
+    );
+    this.sent.add(settled);
+    void settled.then(() => this.sent.delete(settled));
+    return statement;
   }
 
   /**
@@ -37,44 +51,39 @@ export class Transaction {
     this.committed.push(callback);
   }
 
-  /** @internal transaction() */
+  /** @internal transaction(): the work, then every statement it sent answered; a failure among them fails the commit rather than vanish. */
   async run<T>(work: (trx: Transaction) => Promise<T>): Promise<T> {
-    const { connection, control } = this.held;
     try {
-      await control.send(connection, control.begin);
       const result = await work(this);
-      this.state = 'ended';
-      if (this.held.broken !== undefined) throw this.held.broken;
-      // PostgreSQL answers COMMIT with ROLLBACK when a statement in the transaction (one the work did not wait for) failed.
-      if ((await control.send(connection, 'COMMIT'))?.command === 'ROLLBACK') throw new Error('COMMIT rolled back: a statement in the transaction had failed');
-      runAll(this.committed);
+      while (this.sent.size > 0) await Promise.all([...this.sent]);
+      if (this.failure) throw this.failure.error;
       return result;
-    } catch (error) {
+    } finally {
       this.state = 'ended';
-      // After a failed COMMIT PostgreSQL has ended the transaction; a ROLLBACK then only warns.
-      await this.rollBack('ROLLBACK');
-      throw error;
     }
   }
 
-  /** @internal transactionNow(): `work` in better-sqlite3's own transaction (BEGIN IMMEDIATE) on the held connection. */
+  /** @internal transaction(): the hooks, once the outermost commit is done. */
+  committedNow(): void {
+    runAll(this.committed);
+  }
+
+  /** @internal transactionNow(): `work` in better-sqlite3's own transaction (BEGIN IMMEDIATE) on the connection. */
   runNow<T>(work: (trx: Transaction) => T): T {
-    const connection = this.held.connection as SqliteConnection;
     try {
-      const result = transactionOf(connection).immediate(work, this);
+      const result = transactionOf(this.sqlite as SqliteConnection).immediate(work, this);
       this.state = 'ended';
       runAll(this.committed);
       return result;
-    } catch (error) {
+    } finally {
       this.state = 'ended';
-      throw error;
     }
   }
 
   /** @internal transactionNow(): `work` synchronously in a savepoint of this transaction (SQLite). */
   nestNow<T>(work: (trx: Transaction) => T): T {
     const connection = this.connection as SqliteConnection;
-    const nested = new Transaction(this.db, this.held, this.depth + 1);
+    const nested = new Transaction(this.db, this.handle, connection);
     try {
       const result = transactionOf(connection).immediate(work, nested);
       this.committed.push(...nested.committed);
@@ -84,55 +93,21 @@ export class Transaction {
     }
   }
 
-  /** @internal transaction(): a savepoint in this transaction; a throw inside undoes the savepoint's work only. */
+  /** @internal transaction(): a savepoint in this transaction (knex's nested transaction); a throw inside undoes the savepoint's work only. */
   async nest<T>(work: (trx: Transaction) => Promise<T>): Promise<T> {
-    const connection = this.connection;
-    const { control } = this.held;
-    const name = `trx_${this.depth + 1}`;
-    const nested = new Transaction(this.db, this.held, this.depth + 1);
+    void this.connection;
+    if (!this.handle) throw new Error('transaction() inside a synchronous transaction: use transactionNow()');
     this.state = 'nested';
     try {
-      await control.send(connection, `SAVEPOINT ${name}`);
-      let result: T;
-      try {
-        result = await work(nested);
-        nested.state = 'ended';
-        await control.send(connection, `RELEASE SAVEPOINT ${name}`);
-      } catch (error) {
-        nested.state = 'ended';
-        await this.rollBack(`ROLLBACK TO SAVEPOINT ${name}`, `RELEASE SAVEPOINT ${name}`);
-        throw error;
-      }
+      let nested!: Transaction;
+      const result = await this.handle.transaction((inner) => {
+        nested = new Transaction(this.db, inner, this.sqlite);
+        return nested.run(work);
+      });
       this.committed.push(...nested.committed);
       return result;
     } finally {
       if (this.state === 'nested') this.state = 'open';
-    }
-  }
-
-  /**
-   * Undoes the work with `statements`; when that fails, the connection may still be in the transaction (or lost), and is
-   * marked broken: on PostgreSQL `transaction()` has pg close it. (SQLite's next BEGIN on it fails, and that ROLLBACK ends it.)
-   */
-  private async rollBack(...statements: string[]): Promise<void> {
-    const { connection, control } = this.held;
-    // An error can end SQLite's transaction by itself: then nothing is left to undo.
-    if (this.held.broken !== undefined || !control.isOpen(connection)) return;
-    const undo = async () => {
-      for (const sql of statements) await control.send(connection, sql);
-    };
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        undo(),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`A rollback took longer than ${ROLLBACK_TIMEOUT_MS} ms`)), ROLLBACK_TIMEOUT_MS);
-        }),
-      ]);
-    } catch (failure) {
-      this.held.broken ??= failure;
-    } finally {
-      clearTimeout(timer);
     }
   }
 }
@@ -145,36 +120,38 @@ export async function transaction<T>(db: Knex | Transaction, work: (trx: Transac
   if (db instanceof Transaction) return db.nest(work);
   // knex's transaction would be committed or rolled back by knex; a BEGIN on its connection would not nest.
   if (db.isTransaction) throw new Error('transaction() takes the database or a transaction of its own, not a knex transaction');
-  const control = controlOf(db);
-  if (control === sqliteControl) {
-    return inSqliteTurn(db, async () => {
-      const connection = idleSqliteConnection(db) ?? (await sqliteConnectionWhenIdle(db, true));
-      return new Transaction(db, { connection, control }).run(work);
-    });
-  }
-  const pool = pgPoolOf(db);
-  if (pool === undefined) throw new Error('transaction: a PostgreSQL database made by createDb (src/platform/db.ts)');
-  const client = await pool.connect();
-  const held: HeldConnection = { connection: client, control };
-  try {
-    return await new Transaction(db, held).run(work);
-  } finally {
-    // A connection whose rollback failed may still be in the transaction: pg closes it.
-    client.release(held.broken !== undefined);
-  }
+  refuseInsideTransaction(db);
+  const sqlite = isSqlite(db);
+  let trx!: Transaction;
+  const begin = () =>
+    db.transaction((handle) =>
+      inTransactionScope(db, () => {
+        trx = new Transaction(db, handle, sqlite ? heldSqliteConnection<SqliteConnection>(db) : undefined);
+        return trx.run(work);
+      }),
+    );
+  const result = sqlite ? await holdSqliteConnection(db, begin) : await begin();
+  trx.committedNow();
+  return result;
 }
 
 /** Runs `work` in knex's transaction, for the rare writes built with knex; `afterCommit` on its handle waits for its commit. */
 export async function knexTransaction<T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   const committed: (() => void)[] = [];
+  const outer = knexCommitHooks.get(db);
+  if (!db.isTransaction) refuseInsideTransaction(db);
   const begin = () =>
-    db.transaction((trx) => {
-      knexCommitHooks.set(trx, committed);
-      return work(trx);
-    });
-  // On SQLite it holds the one connection across awaits, as ours do: it takes its turn with them.
-  const result = db.isTransaction || controlOf(db) !== sqliteControl ? await begin() : await inSqliteTurn(db, begin);
-  runAll(committed);
+    db.transaction((trx) =>
+      inTransactionScope(databaseOf(db), () => {
+        knexCommitHooks.set(trx, committed);
+        return work(trx);
+      }),
+    );
+  // On SQLite it holds the one connection across awaits: it takes its turn.
+  const result = db.isTransaction || !isSqlite(db) ? await begin() : await holdSqliteConnection(db, begin);
+  // In a savepoint, its hooks wait for the outer commit.
+  if (outer) outer.push(...committed);
+  else runAll(committed);
   return result;
 }
 
@@ -193,36 +170,15 @@ export function afterCommit(db: Knex | Transaction, callback: () => void): void 
 /** SQLite: `work` run synchronously in better-sqlite3's own transaction (a savepoint in one of ours): nothing else runs on the connection meanwhile. */
 export async function transactionNow<T>(db: Knex | Transaction, work: (trx: Transaction) => T): Promise<T> {
   if (db instanceof Transaction) return db.nestNow(work);
-  const connection = idleSqliteConnection(db) ?? (await sqliteConnectionWhenIdle(db));
-  return new Transaction(db, { connection, control: sqliteControl }).runNow(work);
+  if (!isSqlite(db)) throw new Error('transactionNow: SQLite only');
+  refuseInsideTransaction(db);
+  return onSqliteConnection(db, (connection: SqliteConnection) => new Transaction(db, undefined, connection).runNow(work));
 }
 
 /** The database of a handle: what a statement run on it is compiled for. */
 export const databaseOf = (db: Knex | Transaction): Knex => (db instanceof Transaction ? db.db : db);
 
-const ROLLBACK_TIMEOUT_MS = 5000;
-
-interface HeldConnection {
-  connection: unknown;
-  control: Control;
-  /** Set when undoing failed: nothing more may run on the connection, and the transaction can only roll back. */
-  broken?: unknown;
-}
-
-interface Control {
-  /** BEGIN as the engine should take it. */
-  begin: string;
-  /** Sends one statement on the connection: synchronously on SQLite, with pg's result on PostgreSQL. */
-  send: (connection: unknown, sql: string) => Promise<pg.QueryResult> | void;
-  isOpen: (connection: unknown) => boolean;
-}
-
-function controlOf(db: Knex): Control {
-  const client = db.client.config.client;
-  if (client === 'better-sqlite3') return sqliteControl;
-  if (client === 'pg') return postgresControl;
-  throw new Error(`transaction: no support for the ${String(client)} client`);
-}
+const isSqlite = (db: Knex): boolean => db.client.config.client === 'better-sqlite3';
 
 function runAll(callbacks: readonly (() => void)[]): void {
   for (const callback of callbacks) {
@@ -237,12 +193,13 @@ function runAll(callbacks: readonly (() => void)[]): void {
 }
 
 interface SqliteConnection {
+  readonly open: boolean;
   readonly inTransaction: boolean;
-  prepare: (sql: string) => { run: () => unknown };
   transaction: <A extends unknown[], R>(fn: (...args: A) => R) => { immediate: (...args: A) => R };
 }
 
 interface SqliteTransaction {
+  /** IMMEDIATE: the write lock at BEGIN, waiting out another process's writer (busy_timeout, src/platform/db.ts). */
   immediate: <T>(work: (trx: Transaction) => T, trx: Transaction) => T;
 }
 
@@ -257,35 +214,3 @@ function transactionOf(connection: SqliteConnection): SqliteTransaction {
   }
   return made;
 }
-
-/** Each SQLite connection's transaction statements, prepared once, by SQL text; they go with the connection. */
-const sqliteStatements = new WeakMap<SqliteConnection, Map<string, { run: () => unknown }>>();
-
-function runOnSqlite(connection: SqliteConnection, sql: string): void {
-  let statements = sqliteStatements.get(connection);
-  if (!statements) {
-    statements = new Map();
-    sqliteStatements.set(connection, statements);
-  }
-  let statement = statements.get(sql);
-  if (!statement) {
-    statement = connection.prepare(sql);
-    statements.set(sql, statement);
-  }
-  statement.run();
-}
-
-const sqliteControl: Control = {
-  // IMMEDIATE: the write lock at BEGIN, waiting out another process's writer (busy_timeout, src/platform/db.ts), where
-  // a plain BEGIN that read before it wrote would fail at once with SQLITE_BUSY.
-  begin: 'BEGIN IMMEDIATE',
-  send: (connection, sql) => runOnSqlite(connection as SqliteConnection, sql),
-  isOpen: (connection) => (connection as SqliteConnection).inTransaction,
-};
-
-// Simple queries: one message each, nothing to parse on the server that a named statement would save.
-const postgresControl: Control = {
-  begin: 'BEGIN',
-  send: (connection, sql) => (connection as pg.PoolClient).query(sql),
-  isOpen: () => true,
-};

@@ -3,13 +3,13 @@ import { compiledQuery, type CompiledQuery, type Queryable, type StepBuilder } f
 import { isPostgres, type Db } from '../platform/db.js';
 import { afterCommit, transactionNow, type AnyTransaction, type Transaction } from '../platform/transaction.js';
 import { toIso } from '../platform/time.js';
-import { deleteLeavingTombstone, type TaskDeletion } from './task-feed.repository.js';
+import { deleteLeavingTombstone, deleteLeavingTombstoneNow, type TaskDeletion } from './task-feed.repository.js';
 import { toTask } from './tasks.presenter.js';
 import { changeNumbersTaken, firstNumberTaken } from './change-numbers.js';
 import { takeTaskPlaceNow } from './task-quota.js';
 import { insertTaskWithinCap } from './task-create.repository.js';
 import { insertTaskNow, type NewTaskRow, type TaskRow } from './tasks.repository.js';
-import { indexNewTaskNow, indexTasks } from './task-index.repository.js';
+import { indexNewTaskNow, indexTasks, indexTasksNow } from './task-index.repository.js';
 
 export type { TaskDeletion } from './task-feed.repository.js';
 
@@ -25,12 +25,13 @@ export interface TaskChangeListener {
   /**
    * Called inside the transaction that makes the change, after the change is recorded. A throw undoes
    * the change. The API's writes come in a transaction of ours (src/platform/transaction.ts), sync and
-   * disconnect in knex's.
+   * disconnect in knex's; on SQLite the API's writes run `step` instead, in their synchronous transaction.
    */
   record: (trx: AnyTransaction, change: TaskChange) => Promise<void>;
   /**
    * The same write as a step of the statement that makes a create: on PostgreSQL a step of its one
-   * statement, on SQLite a statement of its own in its transaction.
+   * statement; on SQLite a statement of its own in the synchronous transaction of a create, an update
+   * or a delete.
    */
   step: TaskChangeStep;
 }
@@ -85,6 +86,12 @@ export interface TaskChangeRecorder {
    * change number; false when there was no such task to delete.
    */
   deleted(trx: Transaction, deletion: TaskDeletion): Promise<boolean>;
+  /** SQLite: takeNumbers, upserted and deleted, synchronously, in a transaction `transactionNow` runs (src/platform/transaction.ts). */
+  now: {
+    takeNumbers(trx: Transaction, accountId: string, count: number): number;
+    upserted(trx: Transaction, kind: 'created' | 'updated', rows: readonly TaskRow[], reindex?: boolean): void;
+    deleted(trx: Transaction, deletion: TaskDeletion): boolean;
+  };
 }
 
 export function createTaskChangeRecorder(listener?: TaskChangeListener): TaskChangeRecorder {
@@ -128,7 +135,31 @@ export function createTaskChangeRecorder(listener?: TaskChangeListener): TaskCha
       if (listener) await listener.record(trx, { kind: 'deleted', accountId, taskId, deletedAt: toIso(deletedAt) });
       return true;
     },
+
+    now: {
+      takeNumbers(trx, accountId, count) {
+        const row = takeNumbersOf.now.first(trx, [accountId, count]);
+        if (row === undefined) throw new Error(`No account ${accountId} to number a task change of`);
+        return firstNumberTaken(row, count);
+      },
+      upserted(trx, kind, rows, reindex = true) {
+        if (reindex) indexTasksNow(trx, rows);
+        for (const row of rows) heardNow(trx, { kind, accountId: row.account_id, task: toTask(row) });
+      },
+      deleted(trx, deletion) {
+        if (!deleteLeavingTombstoneNow(trx, deletion)) return false;
+        const { accountId, taskId, deletedAt } = deletion;
+        heardNow(trx, { kind: 'deleted', accountId, taskId, deletedAt: toIso(deletedAt) });
+        return true;
+      },
+    },
   };
+
+  /** The listener's write as a statement of its own, synchronously (its step, as a create on SQLite runs it). */
+  function heardNow(trx: Transaction, change: TaskChange): void {
+    const step = listener?.step;
+    if (step && statementOf(step).now.run(trx, step.values(change)) > 0) trx.afterCommit(step.committed);
+  }
 }
 
 /** A step as a statement of its own (SQLite, where a statement has no data-modifying WITH), compiled once per step. */

@@ -46,6 +46,17 @@ export async function deleteLeavingTombstone(trx: Transaction, deletion: TaskDel
   return true;
 }
 
+/** The same on SQLite, synchronously, in a transaction `transactionNow` runs (src/platform/transaction.ts). */
+export function deleteLeavingTombstoneNow(trx: Transaction, deletion: TaskDeletion): boolean {
+  const { accountId, taskId, expected, changeNumber, deletedAt } = deletion;
+  if (expected !== undefined && expected.length === 0) return false;
+  const versions = versionSlots(expected);
+  const shape = deletionShapeOf(versions.length);
+  if (shape.deleteTask.now.run(trx, [taskId, accountId, changeNumber, deletedAt, ...versions]) !== 1) return false;
+  insertTombstone.now.run(trx, [accountId, changeNumber, taskId, deletedAt]);
+  return true;
+}
+
 /**
  * The account's last change number. Numbers are handed out in commit order (src/tasks/task-changes.ts),
  * so when it is still a cursor's, nothing has changed since: an empty poll reads one row by key.

@@ -60,6 +60,16 @@ export async function indexTasks(trx: Queryable, rows: readonly IndexedFields[])
   if (labels.length > 0) await (pg ? insertLabelsPg : insertLabelsSqlite).run(trx, columns(labels, 4));
 }
 
+/** The same, synchronously, in SQLite's synchronous transaction (src/platform/transaction.ts, transactionNow). */
+export function indexTasksNow(trx: Transaction, rows: readonly IndexedFields[]): void {
+  if (rows.length === 0) return;
+  const { ids, words, labels } = indexRows(rows);
+  forgetWords.now.run(trx, [JSON.stringify(ids)]);
+  forgetLabels.now.run(trx, [JSON.stringify(ids)]);
+  if (words.length > 0) insertWordsSqlite.now.run(trx, [JSON.stringify(words)]);
+  if (labels.length > 0) insertLabelsSqlite.now.run(trx, [JSON.stringify(labels)]);
+}
+
 /** The same for a task just inserted, synchronously, in SQLite's synchronous transaction (src/platform/transaction.ts, transactionNow). */
 export function indexNewTaskNow(trx: Transaction, row: IndexedFields): void {
   const { words, labels } = indexRows([row]);

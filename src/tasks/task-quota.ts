@@ -43,6 +43,13 @@ export async function releaseTaskPlaceForDelete(trx: Transaction, accountId: str
   return firstNumberTaken(row, 1);
 }
 
+/** The same on SQLite, synchronously, in a transaction `transactionNow` runs. */
+export function releaseTaskPlaceForDeleteNow(trx: Transaction, accountId: string): number {
+  const row = releasePlace.now.first(trx, [accountId]);
+  if (row === undefined) throw new Error(`No account ${accountId} to delete a task of`);
+  return firstNumberTaken(row, 1);
+}
+
 export async function usedTaskPlaces(db: Queryable, accountId: string): Promise<number> {
   const row = await placesUsed.first(db, [accountId]);
   return row ? Number(row.task_count) : 0;

@@ -125,9 +125,21 @@ export async function updateTask(
   changes: TaskChanges,
   stamp: { now: number; changeNumber?: number },
 ): Promise<TaskRow | undefined> {
+  if (stamp.changeNumber === undefined && !isPostgres(db)) throw new Error('updateTask: only PostgreSQL takes the change number in the same statement');
+  const update = updateOf(target, changes, stamp);
+  return update && update.shape.first(db, update.params);
+}
+
+/** The same on SQLite, synchronously, in a transaction `transactionNow` runs (src/platform/transaction.ts). */
+export function updateTaskNow(trx: Transaction, target: { accountId: string; taskId: string; expected: ExpectedVersions }, changes: TaskChanges, stamp: { now: number; changeNumber: number }): TaskRow | undefined {
+  const update = updateOf(target, changes, stamp);
+  return update && update.shape.now.first(trx, update.params);
+}
+
+/** The update's statement shape and its values; undefined when an If-Match allows no version. */
+function updateOf(target: { accountId: string; taskId: string; expected: ExpectedVersions }, changes: TaskChanges, stamp: { now: number; changeNumber?: number }) {
   const { expected } = target;
   const takesNumber = stamp.changeNumber === undefined;
-  if (takesNumber && !isPostgres(db)) throw new Error('updateTask: only PostgreSQL takes the change number in the same statement');
   // An If-Match that allows no version: no task matches (the statement has no shape for an empty list).
   if (expected !== undefined && expected.length === 0) return undefined;
   const given = <T>(value: T | undefined) => [value !== undefined, value ?? null] as const;
@@ -152,7 +164,7 @@ export async function updateTask(
     shape = updateShape(slots, takesNumber);
     updateShapes.set(key, shape);
   }
-  return shape.first(db, [...params, ...versions]);
+  return { shape, params: [...params, ...versions] as Parameters<typeof shape.first>[1] };
 }
 
 /**

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
 import type { Db } from '../platform/db.js';
 import { errors } from '../platform/errors.js';
-import { transaction, type Transaction } from '../platform/transaction.js';
+import { isPostgres } from '../platform/db.js';
+import { transaction, transactionNow, type Transaction } from '../platform/transaction.js';
 import { toIso } from '../platform/time.js';
 import type { ChangeCursors } from './change-cursor.js';
 import { forgetExpiredKeys, onceForKey, type StoredResponse } from './idempotency.js';
@@ -12,7 +13,7 @@ import { taskFilters, toEpoch } from './task-filters.js';
 import { decodeTaskCursor, encodeTaskCursor, viewDigest } from './task-list-cursor.js';
 import { findTaskPage, listLabels, positionOf } from './task-search.repository.js';
 import { lastChangeNumber, listChangesAfter, purgeTombstones, type FeedRow } from './task-feed.repository.js';
-import { releaseTaskPlaceForDelete, usedTaskPlaces } from './task-quota.js';
+import { releaseTaskPlaceForDelete, releaseTaskPlaceForDeleteNow, usedTaskPlaces } from './task-quota.js';
 import { toTask } from './tasks.presenter.js';
 import * as repository from './tasks.repository.js';
 import type { ExpectedVersions, StatusFilter, Task } from './tasks.repository.js';
@@ -83,7 +84,7 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
   }
 
   /** Why a conditional write found nothing to change: no such task (404), or another version (412). */
-  async function missingOrChanged(trx: Transaction, accountId: string, taskId: string): Promise<Error> {
+  async function missingOrChanged(trx: Db | Transaction, accountId: string, taskId: string): Promise<Error> {
     const version = await repository.findVersion(trx, accountId, taskId);
     return version === undefined ? errors.notFound('Task') : errors.preconditionFailed(version);
   }
@@ -137,11 +138,26 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
         labels: changes.labels,
       };
       const now = Date.now();
+      const textChanged = fields.title !== undefined || fields.notes !== undefined || fields.labels !== undefined;
+      if (!isPostgres(db)) {
+        // SQLite: one synchronous transaction (nothing else runs on the connection meanwhile); when no task
+        // matched, it rolls back the number it took, and why is read after.
+        const row = await transactionNow(db, (trx) => {
+          const changeNumber = recorder.now.takeNumbers(trx, accountId, 1);
+          const updated = repository.updateTaskNow(trx, { accountId, taskId, expected }, fields, { now, changeNumber });
+          if (!updated) throw NOTHING_CHANGED;
+          recorder.now.upserted(trx, 'updated', [updated], textChanged);
+          return updated;
+        }).catch(async (error: unknown) => {
+          throw error === NOTHING_CHANGED ? await missingOrChanged(db, accountId, taskId) : error;
+        });
+        return toTask(row);
+      }
       return transaction(db, async (trx) => {
         const changeNumber = recorder.numbersInTaskUpdate(trx) ? undefined : await recorder.takeNumbers(trx, accountId, 1);
         const row = await repository.updateTask(trx, { accountId, taskId, expected }, fields, { now, changeNumber });
         if (!row) throw await missingOrChanged(trx, accountId, taskId);
-        await recorder.upserted(trx, 'updated', [row], fields.title !== undefined || fields.notes !== undefined || fields.labels !== undefined);
+        await recorder.upserted(trx, 'updated', [row], textChanged);
         return toTask(row);
       });
     },
@@ -152,13 +168,20 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
      */
     async remove(accountId: string, taskId: string, expected?: ExpectedVersions): Promise<void> {
       const now = Date.now();
-      const changeNumber = await transaction(db, async (trx) => {
-        const taken = await releaseTaskPlaceForDelete(trx, accountId);
-        if (!(await recorder.deleted(trx, { accountId, taskId, expected, changeNumber: taken, deletedAt: now }))) {
-          throw await missingOrChanged(trx, accountId, taskId);
-        }
-        return taken;
-      });
+      const deletion = { accountId, taskId, expected, deletedAt: now };
+      const changeNumber = isPostgres(db)
+        ? await transaction(db, async (trx) => {
+            const taken = await releaseTaskPlaceForDelete(trx, accountId);
+            if (!(await recorder.deleted(trx, { ...deletion, changeNumber: taken }))) throw await missingOrChanged(trx, accountId, taskId);
+            return taken;
+          })
+        : await transactionNow(db, (trx) => {
+            const taken = releaseTaskPlaceForDeleteNow(trx, accountId);
+            if (!recorder.now.deleted(trx, { ...deletion, changeNumber: taken })) throw NOTHING_CHANGED;
+            return taken;
+          }).catch(async (error: unknown) => {
+            throw error === NOTHING_CHANGED ? await missingOrChanged(db, accountId, taskId) : error;
+          });
       // Now and then, not on every delete: tombstones only need to go some time after their retention.
       if (changeNumber % PURGE_EVERY_NTH_CHANGE === 0) await purgeTombstones(db, accountId, now - retentionMs - Math.min(retentionMs, HOUR_MS));
     },
@@ -198,6 +221,9 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
     },
   };
 }
+
+/** Thrown inside a synchronous transaction whose conditional write matched no task: it rolls back, and the caller says why. */
+const NOTHING_CHANGED = Symbol('nothing changed');
 
 const DEFAULT_PAGE_SIZE = 50;
 const DEFAULT_CHANGES_PAGE_SIZE = 100;

@@ -1,5 +1,7 @@
+import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import knexFactory from 'knex';
+import { loadConfig } from '../config.js';
 import { closeDb, createDb, migrate, type Db } from '../platform/db.js';
 
 const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -23,7 +25,7 @@ export async function createMigratedDb(engine: Engine): Promise<MigratedDb> {
   const admin = knexFactory({ client: 'pg', connection: POSTGRES_ADMIN_URL, pool: { min: 0, max: 1 } });
   await admin.raw(`create database ${name}`);
   await admin.destroy();
-  const db = createDb({ client: 'postgres', url: POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`) });
+  const db = createDb(loadConfig({ DATABASE_URL: POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`) }).database);
   await migrate(db);
   return {
     db,
@@ -63,3 +65,9 @@ export async function insertConnectorAccount(db: Db, accountId: string, type: 'g
   });
   return id;
 }
+
+/**
+ * Runs `work` as another request would, outside every transaction the caller is in: a statement on the
+ * database from inside a transaction is refused (src/platform/transaction-scope.ts).
+ */
+export const asAnotherRequest: <T>(work: () => T) => T = AsyncResource.bind((work) => work());
