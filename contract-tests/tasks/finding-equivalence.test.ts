@@ -115,8 +115,9 @@ describe('finding tasks: the server and the SDK matcher mean the same', () => {
       ),
       { numRuns: 40 },
     );
-    // The queries told tasks apart often enough for the comparison to mean something.
-    expect(tellingApart / asked).toBeGreaterThan(0.25);
+    // The queries told tasks apart often enough for the comparison to mean something (a quarter to
+    // two fifths of them do, by the seed; a generator that made every answer empty or everything would not).
+    expect(tellingApart / asked).toBeGreaterThan(0.1);
   }, 240_000);
 });
 
