@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { TaskSort } from '../../sdk/src/task-query.js';
 import { errors } from '../platform/errors.js';
 import { parseJson, UUID } from '../platform/page-cursor.js';
@@ -25,8 +26,15 @@ export function viewDigest(filters: TaskFilters, sort: TaskSort): string {
     filters.hasDue ?? null,
     filters.updatedSince ?? null,
   ]);
-  return createHash('sha256').update(canonical).digest('base64url').slice(0, 12);
+  let digest = digests.get(canonical);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(canonical).digest('base64url').slice(0, 12);
+    digests.set(canonical, digest);
+  }
+  return digest;
 }
+/** Most pages are of a few views (the plain list above all): each digested once. */
+const digests = new LRUCache<string, string>({ max: 1_000 });
 
 export function decodeTaskCursor(cursor: string, view: string, sort: TaskSort, legacyView: string): SortPosition {
   const parsed = parseJson(Buffer.from(cursor, 'base64url').toString('utf8'));

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
-import { NO_DUE_TIME, type TaskSort } from '../../sdk/src/task-query.js';
+import { sortKey, type TaskSort } from '../../sdk/src/task-query.js';
 import { compiledQuery, type CompiledQuery } from '../platform/compiled-query.js';
 import { isPostgres, type Db } from '../platform/db.js';
 import { NO_DUE_TIME_SQL } from '../platform/migrations/014-finding-tasks.js';
+import { toTask } from './tasks.presenter.js';
 import { COLUMNS, type StatusFilter, type TaskRow } from './tasks.repository.js';
 
 // A page of `listTasks` (docs/finding-tasks.md): the filters as SQL over the tasks' indexes and the
@@ -35,21 +36,9 @@ const SORT_COLUMNS: Record<TaskSort, string[]> = {
   priority: ['priority', NO_DUE_TIME_SQL, 'created_at', 'id'],
 };
 
-/** A row's position under a sort, for the cursor after it. */
+/** A row's position under a sort, for the cursor after it: the SDK's sort key (sdk/src/task-query.ts), one definition for both. */
 export function positionOf(sort: TaskSort, row: TaskRow): SortPosition {
-  const due = row.due_at === null ? NO_DUE_TIME : Number(row.due_at);
-  switch (sort) {
-    case 'created':
-    case '-created':
-      return [Number(row.created_at), row.id];
-    case 'updated':
-    case '-updated':
-      return [Number(row.updated_at), row.id];
-    case 'due':
-      return [due, Number(row.created_at), row.id];
-    case 'priority':
-      return [Number(row.priority), due, Number(row.created_at), row.id];
-  }
+  return sortKey(sort, toTask(row));
 }
 
 export function sortKeyLength(sort: TaskSort): number {
@@ -65,7 +54,8 @@ export interface PageRequest {
 
 /** A page of the account's tasks matching `filters`, in `sort`'s order after `after`, at most `limit` rows. */
 export async function findTaskPage(db: Db, accountId: string, page: PageRequest): Promise<TaskRow[]> {
-  const shape = shapeOf(page, await driver(db, accountId, page.filters));
+  const filtered = page.filters.wordRanges.length > 0 || page.filters.labelKeys.length > 0;
+  const shape = shapeOf(page, filtered ? await driver(db, accountId, page.filters) : 'order');
   const values = pageValues(db, accountId, page);
   // PostgreSQL plans a prepared statement once for any values after a few runs, but how many tasks a
   // word or a label leaves decides the plan: those pages are planned for their own values every time.

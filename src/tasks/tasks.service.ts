@@ -8,10 +8,10 @@ import { toIso } from '../platform/time.js';
 import type { ChangeCursors } from './change-cursor.js';
 import { forgetExpiredKeys, onceForKey, type StoredResponse } from './idempotency.js';
 import type { TaskChangeRecorder } from './task-changes.js';
-import type { TaskSort } from '../../sdk/src/task-query.js';
+import { sortKey, type TaskSort } from '../../sdk/src/task-query.js';
 import { taskFilters, toEpoch } from './task-filters.js';
 import { decodeTaskCursor, encodeTaskCursor, viewDigest } from './task-list-cursor.js';
-import { findTaskPage, listLabels, positionOf } from './task-search.repository.js';
+import { findTaskPage, listLabels } from './task-search.repository.js';
 import { lastChangeNumber, listChangesAfter, purgeTombstones, type FeedRow } from './task-feed.repository.js';
 import { releaseTaskPlaceForDelete, releaseTaskPlaceForDeleteNow, usedTaskPlaces } from './task-quota.js';
 import { toTask } from './tasks.presenter.js';
@@ -98,12 +98,9 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
       const after = query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor, view, sort, PLAIN_LIST_VIEW);
       // One more than the page: whether it exists says if there is a next page, without a count.
       const rows = await findTaskPage(db, accountId, { filters, sort, after, limit: limit + 1 });
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        items: page.map(toTask),
-        nextCursor: rows.length > limit && last ? encodeTaskCursor(view, positionOf(sort, last)) : null,
-      };
+      const items = rows.slice(0, limit).map(toTask);
+      const last = items.at(-1);
+      return { items, nextCursor: rows.length > limit && last ? encodeTaskCursor(view, sortKey(sort, last)) : null };
     },
 
     async labels(accountId: string): Promise<LabelList> {

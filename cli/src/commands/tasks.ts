@@ -312,7 +312,7 @@ interface ListOptions {
   sort?: (typeof SORTS)[number];
 }
 
-/** The list's filters as listTasks takes them (decisions: the same meaning in every client); only those given. */
+/** The list's filters as listTasks takes them (docs/finding-tasks.md: the same meaning in every client); only those given. */
 function listFilters(options: ListOptions) {
   return {
     ...(options.search !== undefined ? { q: options.search } : {}),

@@ -6,7 +6,7 @@ import { client, noticeSessionLoss, pollInterval } from '../api.js';
 const HIDDEN_MAX_MS = 5 * 60_000;
 
 /**
- * Keeps the list in step with other tabs and devices through the change feed (decisions §15): the
+ * Keeps the list in step with other tabs and devices through the change feed (docs/change-feed.md): the
  * feed's cursor from the start, then a poll every interval while the tab is visible, doubling up to
  * five minutes while it is hidden, and at once when the tab is shown or focused again or the
  * browser is back online. A 429 waits as long as it says. `report` gets each poll's failure, or

@@ -23,7 +23,7 @@ const SEARCH_DELAY_MS = 250;
 type Label = LabelList['items'][number];
 
 /**
- * Finding tasks (decisions §21): `Search`, status, the account's labels as chips (`Label`),
+ * Finding tasks (docs/finding-tasks.md): `Search`, status, the account's labels as chips (`Label`),
  * `Priority`, `Due` and `Sort`; every one is sent to the service, and the page keeps them in its address.
  */
 export function TaskFilters({ view, onView, refreshLabels }: { view: View; onView: (view: View) => void; refreshLabels: number }) {

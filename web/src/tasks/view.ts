@@ -3,7 +3,7 @@ import type { StatusFilter } from './task-changes.js';
 
 export type DueView = '' | 'overdue' | 'today' | 'week';
 
-/** What the Tasks page shows: its filters and order, kept in the page address's query (decisions §21). */
+/** What the Tasks page shows: its filters and order, kept in the page address's query (docs/finding-tasks.md). */
 export interface View {
   status: StatusFilter;
   q: string;
