@@ -16,7 +16,7 @@ export interface StatementStep {
  * PostgreSQL: takes a place under the cap with the change number (src/tasks/task-quota.ts), inserts the
  * task and runs a listener's step, as one statement of data-modifying WITHs. On its own it commits as
  * one: a create is one round trip where a transaction took five (BEGIN, the cap's UPDATE, the INSERT, the
- * listener's INSERT, COMMIT). Its words and labels are indexed by two more steps (src/tasks/task-index.repository.ts). The account row is locked first, as by every task write. Undefined at the
+ * listener's INSERT, COMMIT). Its words and labels are indexed by its row's search texts and two more steps (src/tasks/task-index.repository.ts). The account row is locked first, as by every task write. Undefined at the
  * cap (nothing written); else the row and how many rows the step wrote.
  */
 export async function insertTaskWithinCap(
@@ -55,25 +55,32 @@ function createShape(step: StepBuilder | undefined) {
     // Bare placeholders: PostgreSQL types each from the column it is inserted into (inside an expression
     // it would be text, which an integer or bigint column refuses).
     const values = NEW_COLUMNS.map((_, i) => $(2 + i));
+    const indexAt = 2 + NEW_COLUMNS.length;
     const query = db
       .queryBuilder()
       .with(PLACE_TAKEN, placeTaken(db, $(0), $(1)))
       .with(
         CREATED,
-        db.raw(`insert into tasks (??, change_seq) select ${values.map(() => '?').join(', ')}, task_change_seq from ?? returning ??`, [NEW_COLUMNS, ...values, PLACE_TAKEN, COLUMNS]),
+        db.raw(`insert into tasks (??, search_words, search_labels, change_seq) select ${values.map(() => '?').join(', ')}, ?, ?, task_change_seq from ?? returning ??`, [
+          NEW_COLUMNS,
+          ...values,
+          $(indexAt),
+          $(indexAt + 1),
+          PLACE_TAKEN,
+          COLUMNS,
+        ]),
       );
-    const indexAt = 2 + NEW_COLUMNS.length;
     query
-      .with(WORDS, db.raw(`insert into task_words (task_id, account_id, word) select c.id, c.account_id, w from ?? c, unnest(?::text[]) as w`, [CREATED, $(indexAt)]))
+      .with(WORDS, db.raw(`insert into task_words (task_id, account_id, word) select c.id, c.account_id, w from ?? c, unnest(?::text[]) as w`, [CREATED, $(indexAt + 2)]))
       .with(
         LABELS,
         db.raw(`insert into task_labels (task_id, account_id, label, name) select c.id, c.account_id, l.k, l.n from ?? c, unnest(?::text[], ?::text[]) as l(k, n)`, [
           CREATED,
-          $(indexAt + 1),
-          $(indexAt + 2),
+          $(indexAt + 3),
+          $(indexAt + 4),
         ]),
       );
-    if (step) query.with(STEP, step(db, (i) => $(indexAt + 3 + i), CREATED));
+    if (step) query.with(STEP, step(db, (i) => $(indexAt + 5 + i), CREATED));
     return query
       .select(`${CREATED}.*`)
       .select(db.raw(step ? `(select count(*) from ${STEP}) as step_wrote` : '0 as step_wrote'))

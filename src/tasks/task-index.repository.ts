@@ -7,6 +7,13 @@ import type { Transaction } from '../platform/transaction.js';
 // and labels, one row each, written with the task in its transaction, deleted with it (ON DELETE
 // CASCADE). The words are made by the SDK's own functions (sdk/src/task-query.ts), so the server and
 // every client mean the same by a word.
+//
+// The task's row carries the same words and label keys as one text each (`search_words`,
+// `search_labels`): a walk through the account's tasks tests the row it reads anyway, where a look-up
+// in the index per task cost several times more (bench/search.bench.ts). Such a text contains every
+// query word's `searchWordsNeedle` that one of the task's words starts with, and each label key's
+// `searchLabelNeedle` (it may contain more, of a label that holds a line break): the rows' index
+// confirms what the text lets through (src/tasks/task-search.repository.ts).
 
 /** The fields of a task row its index is made from. */
 export interface IndexedFields {
@@ -35,19 +42,48 @@ export function labelsOf(labels: readonly string[]): [key: string, name: string]
   return [...byKey];
 }
 
+/** A row's `search_words`: a space before each word (a word holds none). */
+const searchWordsText = (words: readonly string[]): string | null => (words.length === 0 ? null : words.map((word) => ` ${word}`).join(''));
+/** A row's `search_labels`: each key between line breaks. */
+const searchLabelsText = (keys: readonly string[]): string | null => (keys.length === 0 ? null : `\n${keys.join('\n')}\n`);
+
+/** What a row's `search_words` contains when one of its words starts with `word`. */
+export const searchWordsNeedle = (word: string): string => ` ${word}`;
+/** What a row's `search_labels` contains when it carries the label key `key`. */
+export const searchLabelNeedle = (key: string): string => `\n${key}\n`;
+
 /** The index rows of tasks as column arrays, the shape both engines' statements take. */
 function indexRows(rows: readonly IndexedFields[]) {
   const words: [string, string, string][] = [];
   const labels: [string, string, string, string][] = [];
+  const texts: [id: string, words: string | null, labels: string | null][] = [];
   for (const row of rows) {
-    for (const word of wordsOf(row)) words.push([row.id, row.account_id, word]);
-    for (const [key, name] of labelsOf(JSON.parse(row.labels) as string[])) labels.push([row.id, row.account_id, key, name]);
+    const taskWords = wordsOf(row);
+    const taskLabels = labelsOf(JSON.parse(row.labels) as string[]);
+    for (const word of taskWords) words.push([row.id, row.account_id, word]);
+    for (const [key, name] of taskLabels) labels.push([row.id, row.account_id, key, name]);
+    texts.push([row.id, searchWordsText(taskWords), searchLabelsText(taskLabels.map(([key]) => key))]);
   }
-  return { ids: rows.map((row) => row.id), words, labels };
+  return { ids: rows.map((row) => row.id), words, labels, texts };
 }
 
-/** Writes the index rows of tasks just inserted or changed, replacing what they had: in the transaction of the write. */
+/** Writes the index rows and search texts of tasks just inserted or changed, replacing what they had: in the transaction of the write. */
 export async function indexTasks(trx: Queryable, rows: readonly IndexedFields[]): Promise<void> {
+  if (rows.length === 0) return;
+  await writeIndexRows(trx, rows);
+  await writeSearchTexts(trx, rows);
+}
+
+/** The rows' search texts alone (src/platform/migrations/015-task-search-texts.ts). */
+export async function writeSearchTexts(trx: Queryable, rows: readonly IndexedFields[]): Promise<void> {
+  if (rows.length === 0) return;
+  const { texts } = indexRows(rows);
+  if (isPostgres(trx)) await updateTextsPg.run(trx, [0, 1, 2].map((i) => texts.map((text) => text[i])));
+  else await updateTextsSqlite.run(trx, [JSON.stringify(texts)]);
+}
+
+/** The index rows alone, as migration 014 wrote them (src/platform/migrations/014-finding-tasks.ts). */
+export async function writeIndexRows(trx: Queryable, rows: readonly IndexedFields[]): Promise<void> {
   if (rows.length === 0) return;
   const { ids, words, labels } = indexRows(rows);
   const pg = isPostgres(trx);
@@ -63,24 +99,29 @@ export async function indexTasks(trx: Queryable, rows: readonly IndexedFields[])
 /** The same, synchronously, in SQLite's synchronous transaction (src/platform/transaction.ts, transactionNow). */
 export function indexTasksNow(trx: Transaction, rows: readonly IndexedFields[]): void {
   if (rows.length === 0) return;
-  const { ids, words, labels } = indexRows(rows);
+  const { ids, words, labels, texts } = indexRows(rows);
   forgetWords.now.run(trx, [JSON.stringify(ids)]);
   forgetLabels.now.run(trx, [JSON.stringify(ids)]);
   if (words.length > 0) insertWordsSqlite.now.run(trx, [JSON.stringify(words)]);
   if (labels.length > 0) insertLabelsSqlite.now.run(trx, [JSON.stringify(labels)]);
+  updateTextsSqlite.now.run(trx, [JSON.stringify(texts)]);
 }
 
 /** The same for a task just inserted, synchronously, in SQLite's synchronous transaction (src/platform/transaction.ts, transactionNow). */
 export function indexNewTaskNow(trx: Transaction, row: IndexedFields): void {
-  const { words, labels } = indexRows([row]);
+  const { words, labels, texts } = indexRows([row]);
   if (words.length > 0) insertWordsSqlite.now.run(trx, [JSON.stringify(words)]);
   if (labels.length > 0) insertLabelsSqlite.now.run(trx, [JSON.stringify(labels)]);
+  const [[id, searchWords, searchLabels]] = texts as [(typeof texts)[number]];
+  if (searchWords !== null || searchLabels !== null) updateTextsOfOne.now.run(trx, [searchWords, searchLabels, id]);
 }
 
-/** The values of the steps that index a task in PostgreSQL's one-statement create (src/tasks/task-create.repository.ts). */
-export function newTaskIndexValues(row: IndexedFields): [words: string[], labelKeys: string[], labelNames: string[]] {
+/** The values PostgreSQL's one-statement create (src/tasks/task-create.repository.ts) indexes a task with: its row's search texts, then its index rows. */
+export function newTaskIndexValues(row: IndexedFields): [searchWords: string | null, searchLabels: string | null, words: string[], labelKeys: string[], labelNames: string[]] {
+  const words = wordsOf(row);
   const labels = labelsOf(JSON.parse(row.labels) as string[]);
-  return [wordsOf(row), labels.map(([key]) => key), labels.map(([, name]) => name)];
+  const keys = labels.map(([key]) => key);
+  return [searchWordsText(words), searchLabelsText(keys), words, keys, labels.map(([, name]) => name)];
 }
 
 const forgetWords = compiledQuery<[ids: unknown], never>((db, $) =>
@@ -100,4 +141,13 @@ const insertWordsSqlite = compiledQuery<unknown[], never>((db, $) =>
 );
 const insertLabelsSqlite = compiledQuery<unknown[], never>((db, $) =>
   db.raw("insert into task_labels (task_id, account_id, label, name) select value ->> 0, value ->> 1, value ->> 2, value ->> 3 from json_each(?)", [$(0)]),
+);
+const updateTextsPg = compiledQuery<unknown[], never>((db, $) =>
+  db.raw('update tasks as t set search_words = v.w, search_labels = v.l from unnest(?::text[], ?::text[], ?::text[]) as v(id, w, l) where t.id = v.id', [$(0), $(1), $(2)]),
+);
+const updateTextsSqlite = compiledQuery<unknown[], never>((db, $) =>
+  db.raw('update tasks set search_words = v.value ->> 1, search_labels = v.value ->> 2 from json_each(?) as v where tasks.id = v.value ->> 0', [$(0)]),
+);
+const updateTextsOfOne = compiledQuery<[searchWords: string | null, searchLabels: string | null, id: string], never>((db, $) =>
+  db('tasks').update({ search_words: $(0), search_labels: $(1) }).where('id', $(2)),
 );

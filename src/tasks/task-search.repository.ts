@@ -4,6 +4,7 @@ import { sortKey, type TaskSort } from '../../sdk/src/task-query.js';
 import { compiledQuery, type CompiledQuery } from '../platform/compiled-query.js';
 import { isPostgres, type Db } from '../platform/db.js';
 import { NO_DUE_TIME_SQL } from '../platform/migrations/014-finding-tasks.js';
+import { conditionsOf, indexValues, planPage, rowNeedle, type Condition, type Plan } from './task-search-plan.js';
 import { toTask } from './tasks.presenter.js';
 import { COLUMNS, type StatusFilter, type TaskRow } from './tasks.repository.js';
 
@@ -54,61 +55,37 @@ export interface PageRequest {
 
 /** A page of the account's tasks matching `filters`, in `sort`'s order after `after`, at most `limit` rows. */
 export async function findTaskPage(db: Db, accountId: string, page: PageRequest): Promise<TaskRow[]> {
-  const filtered = page.filters.wordRanges.length > 0 || page.filters.labelKeys.length > 0;
-  const shape = shapeOf(page, filtered ? await driver(db, accountId, page.filters) : 'order');
-  const values = pageValues(db, accountId, page);
+  const plan = await planPage(db, accountId, conditionsOf(page.filters), otherFilters(page.filters), page.limit);
+  const shape = shapeOf(page, plan);
+  const values = pageValues(db, accountId, page, plan);
   // PostgreSQL plans a prepared statement once for any values after a few runs, but how many tasks a
   // word or a label leaves decides the plan: those pages are planned for their own values every time.
-  if (isPostgres(db) && (shape.words > 0 || shape.labels > 0)) return (await buildPage(db, (index) => values[index] as never, shape)) as TaskRow[];
+  if (isPostgres(db) && plan.conditions.length > 0) return (await buildPage(db, (index) => values[index] as never, shape)) as TaskRow[];
   return shapeQuery(shape).all(db, values);
 }
 
 /** The same page's query with its values in place, for EXPLAIN (contract-tests/tasks/finding-plans.test.ts). */
 export async function pageStatement(db: Knex, accountId: string, page: PageRequest): Promise<Knex.SqlNative> {
-  const values = pageValues(db, accountId, page);
-  return buildPage(db, (index) => values[index] as never, shapeOf(page, await driver(db, accountId, page.filters)))
+  const plan = await planPage(db, accountId, conditionsOf(page.filters), otherFilters(page.filters), page.limit);
+  const values = pageValues(db, accountId, page, plan);
+  return buildPage(db, (index) => values[index] as never, shapeOf(page, plan))
     .toSQL()
     .toNative();
 }
 
-/**
- * Where a filtered page starts. Walking the account's tasks in the sort's order and testing each
- * against the words and labels is quick when many match and slow when few do: with few, the page starts
- * from the first word's or label's list of tasks and sorts what it finds. SQLite keeps no statistics
- * to choose by, and PostgreSQL's guess of how many tasks a word leaves was off by ten times and more
- * (bench/search.bench.ts): one bounded count of that list decides on both.
- */
-async function driver(db: Knex, accountId: string, filters: TaskFilters): Promise<Shape['drive']> {
-  if (filters.wordRanges.length === 0 && filters.labelKeys.length === 0) return 'order';
-  const [from, to] = leadingFirst(filters.wordRanges)[0] ?? [];
-  const words = from === undefined ? Infinity : Number((await wordEntries.first(db, [accountId, from, to!]))!.n);
-  const labels = filters.labelKeys.length === 0 ? Infinity : Number((await labelEntries.first(db, [accountId, filters.labelKeys[0]!]))!.n);
-  if (Math.min(words, labels) > FEW_ENOUGH_TO_SORT) return 'order';
-  return words <= labels ? 'words' : 'labels';
+/** How many filters a page has besides its words and labels. */
+function otherFilters(filters: TaskFilters): number {
+  const due = filters.dueAfter !== undefined || filters.dueBefore !== undefined || filters.hasDue !== undefined;
+  return [filters.status !== 'all', filters.priorities.length > 0, due, filters.updatedSince !== undefined].filter(Boolean).length;
 }
 
-/**
- * Below this many matches, sorting them beats walking the account's tasks in order (bench/search.bench.ts:
- * walking takes about a fifth of the time per task that fetching and sorting a match does, and a page
- * of 50 in 10,000 tasks walks about 10,000 x 50 / matches of them).
- */
-const FEW_ENOUGH_TO_SORT = 400;
-
-const wordEntries = compiledQuery<[accountId: string, from: string, to: string], { n: number }>((db, $) =>
-  db.raw(`select count(*) as n from (select 1 from task_words where account_id = ? and word >= ? and word < ? limit ${FEW_ENOUGH_TO_SORT + 1}) as m`, [$(0), $(1), $(2)]),
-);
-const labelEntries = compiledQuery<[accountId: string, label: string], { n: number }>((db, $) =>
-  db.raw(`select count(*) as n from (select 1 from task_labels where account_id = ? and label = ? limit ${FEW_ENOUGH_TO_SORT + 1}) as m`, [$(0), $(1)]),
-);
-
-function shapeOf({ filters, sort, after }: PageRequest, drive: Shape['drive']): Shape {
+function shapeOf({ filters, sort, after }: PageRequest, plan: Plan): Shape {
   return {
-    drive,
+    drive: plan.drive,
+    conditions: plan.conditions.map((condition) => condition.kind),
     sort,
     after: after !== undefined,
     status: filters.status !== 'all',
-    words: filters.wordRanges.length,
-    labels: filters.labelKeys.length,
     priorities: filters.priorities.length > 0,
     dueAfter: filters.dueAfter !== undefined,
     dueBefore: filters.dueBefore !== undefined,
@@ -117,8 +94,8 @@ function shapeOf({ filters, sort, after }: PageRequest, drive: Shape['drive']): 
   };
 }
 
-/** The query's values, in the order buildPage takes its placeholders: the fixed ones, then each word's range, then each label. */
-function pageValues(db: Knex, accountId: string, { filters, sort, after, limit }: PageRequest): unknown[] {
+/** The query's values, in the order buildPage takes its placeholders: the fixed ones, then each condition's (a walk's needle in the row's text, the index's values) in the plan's order. */
+function pageValues(db: Knex, accountId: string, { filters, sort, after, limit }: PageRequest, plan: Plan): unknown[] {
   const priorities = isPostgres(db) ? filters.priorities : JSON.stringify(filters.priorities);
   return [
     accountId,
@@ -129,23 +106,18 @@ function pageValues(db: Knex, accountId: string, { filters, sort, after, limit }
     filters.dueBefore ?? null,
     filters.updatedSince ?? null,
     limit,
-    ...leadingFirst(filters.wordRanges).flat(),
-    ...filters.labelKeys,
+    ...plan.conditions.flatMap((condition) => [...(plan.drive === 'order' ? [rowNeedle(condition)] : []), ...indexValues(condition)]),
   ];
 }
 
-/** The longest word first: the most selective, it drives the query from the words' index. */
-const leadingFirst = (ranges: TaskFilters['wordRanges']) => [...ranges].sort((a, b) => b[0].length - a[0].length);
-
 interface Shape {
-  /** The sort's order of the tasks, or the first word's or label's list of matches (SQLite only: see `driver`). */
-  drive: 'order' | 'words' | 'labels';
+  /** The sort's order of the tasks, or the list of the first condition's tasks (src/tasks/task-search-plan.ts). */
+  drive: Plan['drive'];
+  /** The kind of each word or label condition, in the order they are tested. */
+  conditions: Condition['kind'][];
   sort: TaskSort;
   after: boolean;
   status: boolean;
-  /** How many query words and labels: one condition each. */
-  words: number;
-  labels: number;
   priorities: boolean;
   dueAfter: boolean;
   dueBefore: boolean;
@@ -181,16 +153,20 @@ function buildPage(db: Knex, $: (index: number) => never, shape: Shape): Knex.Qu
   const dueBefore = next();
   const updatedSince = next();
   const limit = next();
-  const words = Array.from({ length: shape.words }, () => [next(), next()] as const);
-  const labels = Array.from({ length: shape.labels }, () => next());
+  const walk = shape.drive === 'order';
+  const conditions = shape.conditions.map((kind) =>
+    kind === 'word'
+      ? { text: 't.search_words', needle: walk ? next() : undefined, table: 'task_words', sql: 'word >= ? and word < ?', values: [next(), next()] }
+      : { text: 't.search_labels', needle: walk ? next() : undefined, table: 'task_labels', sql: 'label = ?', values: [next()] },
+  );
 
   const query = db.select(COLUMNS.map((column) => `t.${column}`));
-  // CROSS JOIN: SQLite loops over the left table first (PostgreSQL, which takes no ON with it, plans a few ids alike).
-  const join = pg ? 'join' : 'cross join';
-  if (shape.drive === 'words') {
-    query.from(db.raw(`(select distinct task_id from task_words where account_id = ? and word >= ? and word < ?) as m ${join} tasks as t on t.id = m.task_id`, [accountId, ...words[0]!]));
-  } else if (shape.drive === 'labels') {
-    query.from(db.raw(`(select task_id from task_labels where account_id = ? and label = ?) as m ${join} tasks as t on t.id = m.task_id`, [accountId, labels[0]!]));
+  // CROSS JOIN: SQLite loops over the left table first (PostgreSQL, which takes no ON with it, plans a
+  // few ids alike). A word's range may list a task more than once.
+  const [lead, ...others] = conditions;
+  if (shape.drive === 'list') {
+    const distinct = lead!.table === 'task_words' ? 'distinct ' : '';
+    query.from(db.raw(`(select ${distinct}task_id from ${lead!.table} where account_id = ? and ${lead!.sql}) as m ${pg ? 'join' : 'cross join'} tasks as t on t.id = m.task_id`, [accountId, ...lead!.values]));
   } else {
     query.from('tasks as t');
   }
@@ -206,23 +182,24 @@ function buildPage(db: Knex, $: (index: number) => never, shape: Shape): Knex.Qu
     if (pg) query.andWhereRaw('t.priority = any(?::int[])', [priorities]);
     else query.andWhereRaw('t.priority in (select value from json_each(?))', [priorities]);
   }
-  // Each query word starts some word of the task, each label is one of its labels. A page driven by
-  // a list has its first condition in that list; walking in order, SQLite tests the first word or label
-  // against a list it makes once, and the others (and every one, on PostgreSQL) task by task.
-  // PostgreSQL would turn such a test into a join planned from its guess of how many tasks match;
-  // `offset 0` keeps it a test of the task at hand, so the walk stops at the page's end.
+  // Each query word starts some word of the task, each label is one of its labels, the fewest-matching
+  // first. A walk tests the row it reads by its search texts, then confirms by the index
+  // (src/tasks/task-index.repository.ts); the look-ups come after every text test, in one CASE, as SQLite
+  // would otherwise make them before it reads the row (they need only the id its index holds). Read from
+  // a list, a task is tested by look-ups alone, before its row is read. PostgreSQL would turn a look-up
+  // into a join planned from its guess of how many tasks match; `offset 0` keeps it a test of the task.
   const perTask = pg ? ' offset 0' : '';
-  const conditions = [
-    ...words.map(([from, to]) => ({ table: 'task_words', sql: 'word >= ? and word < ?', values: [from, to] })),
-    ...labels.map((label) => ({ table: 'task_labels', sql: 'label = ?', values: [label] })),
-  ];
-  const driving = shape.drive === 'words' ? 0 : shape.drive === 'labels' ? words.length : -1;
-  conditions.forEach(({ table, sql, values }, i) => {
-    if (i === driving) return;
-    const firstOfItsKind = i === 0 || i === words.length;
-    if (!pg && shape.drive === 'order' && firstOfItsKind) query.andWhereRaw(`t.id in (select task_id from ${table} where account_id = ? and ${sql})`, [accountId, ...values]);
-    else query.andWhereRaw(`exists (select 1 from ${table} x where x.task_id = t.id and x.${sql.replaceAll(' and ', ' and x.')}${perTask})`, values);
-  });
+  const lookUp = (id: string) => ({ table, sql }: (typeof conditions)[number]) =>
+    `exists (select 1 from ${table} x where x.task_id = ${id} and x.${sql.replaceAll(' and ', ' and x.')}${perTask})`;
+  if (shape.drive === 'list') {
+    for (const other of others) query.andWhereRaw(lookUp('m.task_id')(other), other.values);
+  } else if (conditions.length > 0) {
+    const texts = conditions.map(({ text }) => (pg ? `strpos(${text}, ?) > 0` : `instr(${text}, ?) > 0`));
+    query.andWhereRaw(`case when ${texts.join(' and ')} then ${conditions.map(lookUp('t.id')).join(' and ')} else ${pg ? 'false' : '0'} end`, [
+      ...conditions.map(({ needle }) => needle!),
+      ...conditions.flatMap(({ values }) => values),
+    ]);
+  }
   return query.orderByRaw(columns.map((c) => `${qualified(c)} ${descending ? 'desc' : 'asc'}`).join(', ')).limit(limit);
 }
 

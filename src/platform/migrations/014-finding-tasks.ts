@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { indexTasks, type IndexedFields } from '../../tasks/task-index.repository.js';
+import { writeIndexRows, type IndexedFields } from '../../tasks/task-index.repository.js';
 import { isPostgres } from '../db.js';
 
 // Finding tasks (docs/finding-tasks.md): each task's words and labels as rows of their own, and the
@@ -35,7 +35,7 @@ export async function up(db: Knex): Promise<void> {
   for (;;) {
     const batch: IndexedFields[] = await db('tasks').select('id', 'account_id', 'title', 'notes', 'labels').where('id', '>', after).orderBy('id').limit(500);
     if (batch.length === 0) break;
-    await indexTasks(db, batch);
+    await writeIndexRows(db, batch);
     after = batch.at(-1)!.id;
   }
 }

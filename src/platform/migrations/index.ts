@@ -11,6 +11,7 @@ import * as tombstonesKeyed from './011-tombstones-keyed.js';
 import * as tombstonesWithoutAgeIndex from './012-tombstones-without-age-index.js';
 import * as taskTitlePrefix from './013-task-title-prefix.js';
 import * as findingTasks from './014-finding-tasks.js';
+import * as taskSearchTexts from './015-task-search-texts.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -27,6 +28,7 @@ const all: Record<string, Migration> = {
   '012-tombstones-without-age-index': tombstonesWithoutAgeIndex,
   '013-task-title-prefix': taskTitlePrefix,
   '014-finding-tasks': findingTasks,
+  '015-task-search-texts': taskSearchTexts,
 };
 
 /** Migrations compiled in, so they run the same from src/ under tsx and from dist/. */

@@ -1,0 +1,27 @@
+import type { Knex } from 'knex';
+import { writeSearchTexts, type IndexedFields } from '../../tasks/task-index.repository.js';
+
+// Each task's words and label keys on its own row as one text each (src/tasks/task-index.repository.ts):
+// a walk through the account's tasks in a sort's order tests the row it reads, not an index per task.
+
+export async function up(db: Knex): Promise<void> {
+  await db.schema.alterTable('tasks', (table) => {
+    table.text('search_words');
+    table.text('search_labels');
+  });
+  // Today's tasks, in batches by id.
+  let after = '';
+  for (;;) {
+    const batch: IndexedFields[] = await db('tasks').select('id', 'account_id', 'title', 'notes', 'labels').where('id', '>', after).orderBy('id').limit(500);
+    if (batch.length === 0) break;
+    await writeSearchTexts(db, batch);
+    after = batch.at(-1)!.id;
+  }
+}
+
+export async function down(db: Knex): Promise<void> {
+  await db.schema.alterTable('tasks', (table) => {
+    table.dropColumn('search_labels');
+    table.dropColumn('search_words');
+  });
+}
