@@ -46,10 +46,10 @@ const SHARE_PER_FILTER = 0.5;
 /**
  * Each condition's tasks are counted up to a bound; a count that reaches it stands for the middle
  * (geometric) of it and the account's tasks. One condition is read from its list only below a few
- * hundred tasks; of several, the one with the fewest is worth it up to a few thousand. Counting an
- * entry costs about an eighth of a look-up.
+ * hundred tasks; of several, the one with the fewest is worth it up to a thousand or two. Counting an
+ * entry costs about an eighth of a look-up on SQLite, a quarter on PostgreSQL.
  */
-const countedUpTo = (conditions: number) => (conditions === 1 ? 500 : 2500);
+const countedUpTo = (conditions: number) => (conditions === 1 ? 500 : 1000);
 
 /** How to read a page with these conditions and `filters` other filters (status, priorities, due times). */
 export async function planPage(db: Db, accountId: string, conditions: Condition[], filters: number, limit: number): Promise<Plan> {
@@ -61,7 +61,8 @@ export async function planPage(db: Db, accountId: string, conditions: Condition[
     const counted = Number(row[`n${i}`]);
     return { condition, tasks: counted < bound ? counted : Math.sqrt(bound * Math.max(tasks, bound)) };
   });
-  estimates.sort((a, b) => a.tasks - b.tasks);
+  // Of conditions counted alike, a label first (its list holds each task once), then the longest word.
+  estimates.sort((a, b) => a.tasks - b.tasks || weight(b.condition) - weight(a.condition));
   const shares = estimates.map((e) => Math.min(1, e.tasks / tasks));
   const share = shares.reduce((product, s) => product * s, 1);
   const found = Math.min(limit, tasks * share);
@@ -71,6 +72,8 @@ export async function planPage(db: Db, accountId: string, conditions: Condition[
   const list = listed * (COST.entry + lookUpsPerTask(rest) * COST.lookUp) + listed * rest.reduce((product, s) => product * s, 1) * COST.readAndSorted;
   return { drive: list < walk ? 'list' : 'order', conditions: estimates.map((e) => e.condition) };
 }
+
+const weight = (condition: Condition) => (condition.kind === 'label' ? Infinity : condition.from.length);
 
 /** How many look-ups a task takes: the first always, each next one if it passed those before. */
 function lookUpsPerTask(shares: number[]): number {

@@ -164,9 +164,19 @@ function buildPage(db: Knex, $: (index: number) => never, shape: Shape): Knex.Qu
   // CROSS JOIN: SQLite loops over the left table first (PostgreSQL, which takes no ON with it, plans a
   // few ids alike). A word's range may list a task more than once.
   const [lead, ...others] = conditions;
+  // PostgreSQL joins a list with another label's, both in task id order, by merging them (a look-up per
+  // listed task cost it ten times more); a word's range is not in that order, and SQLite has no merge.
+  const joined = pg && shape.drive === 'list' ? others.filter(({ table }) => table === 'task_labels') : [];
   if (shape.drive === 'list') {
     const distinct = lead!.table === 'task_words' ? 'distinct ' : '';
-    query.from(db.raw(`(select ${distinct}task_id from ${lead!.table} where account_id = ? and ${lead!.sql}) as m ${pg ? 'join' : 'cross join'} tasks as t on t.id = m.task_id`, [accountId, ...lead!.values]));
+    const joins = joined.map((_, i) => `join task_labels as j${i} on j${i}.task_id = m.task_id and j${i}.account_id = ? and j${i}.label = ?`);
+    query.from(
+      db.raw(`(select ${distinct}task_id from ${lead!.table} where account_id = ? and ${lead!.sql}) as m ${joins.join(' ')} ${pg ? 'join' : 'cross join'} tasks as t on t.id = m.task_id`, [
+        accountId,
+        ...lead!.values,
+        ...joined.flatMap(({ values }) => [accountId, ...values]),
+      ]),
+    );
   } else {
     query.from('tasks as t');
   }
@@ -192,7 +202,7 @@ function buildPage(db: Knex, $: (index: number) => never, shape: Shape): Knex.Qu
   const lookUp = (id: string) => ({ table, sql }: (typeof conditions)[number]) =>
     `exists (select 1 from ${table} x where x.task_id = ${id} and x.${sql.replaceAll(' and ', ' and x.')}${perTask})`;
   if (shape.drive === 'list') {
-    for (const other of others) query.andWhereRaw(lookUp('m.task_id')(other), other.values);
+    for (const other of others) if (!joined.includes(other)) query.andWhereRaw(lookUp('m.task_id')(other), other.values);
   } else if (conditions.length > 0) {
     const texts = conditions.map(({ text }) => (pg ? `strpos(${text}, ?) > 0` : `instr(${text}, ?) > 0`));
     query.andWhereRaw(`case when ${texts.join(' and ')} then ${conditions.map(lookUp('t.id')).join(' and ')} else ${pg ? 'false' : '0'} end`, [
