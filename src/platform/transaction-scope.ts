@@ -23,9 +23,9 @@ export function refuseInsideTransaction(db: Knex): void {
 }
 
 /**
- * knex's own statements on the database are refused the same way, when knex takes a connection for them
- * (`start`); on SQLite that connection is the transaction's, so such a statement waits for knex's pool
- * instead (acquireConnectionTimeout, src/platform/db.ts).
+ * knex's own statements on the database are refused the same way, when knex has taken a connection for
+ * them (`start`). On SQLite the one connection is the transaction's: its pool refuses first, when the
+ * statement asks for it (src/platform/db.ts).
  */
 export function guardKnexStatements(db: Knex): void {
   db.on('start', (builder: { client?: unknown }) => {

@@ -199,12 +199,13 @@ describe.each(engines)('transaction on %s', (engine) => {
 
   it('inside a transaction, a statement or a transaction on the database itself is refused at once, and the transaction rolls back', async () => {
     const id = await insertAccount(db, 0);
+    const started = Date.now();
     const refused = /inside one of its transactions/;
     for (const misuse of [
       () => countOf.first(db, [id]).then(() => undefined),
-      // On SQLite knex takes its connection before it starts a statement, and the transaction holds the one
-      // connection: there such a statement waits out knex's acquireConnectionTimeout instead.
-      ...(isPostgres(db) ? [() => db('accounts').where('id', id).update({ task_count: 9 }).then(() => undefined)] : []),
+      // A knex statement: on SQLite refused when it asks for the one connection the transaction holds.
+      () => db('accounts').where('id', id).update({ task_count: 9 }).then(() => undefined),
+      () => db.raw('select 1').then(() => undefined),
       () => transaction(db, (inner) => addOne.run(inner, [id])),
       () => knexTransaction(db, (inner) => inner('accounts').where('id', id).update({ task_count: 9 })),
       ...(isPostgres(db) ? [] : [() => transactionNow(db, (inner) => addOne.now.run(inner, [id]))]),
@@ -218,6 +219,8 @@ describe.each(engines)('transaction on %s', (engine) => {
       await expect(knexTransaction(db, () => misuse())).rejects.toThrow(refused);
     }
     expect(await count(id)).toBe(0);
+    // At once: not after a wait for a connection (knex's acquire timeout is 10 s and more).
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('refuses a knex transaction, whose end knex decides', async () => {
