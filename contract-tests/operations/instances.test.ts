@@ -144,7 +144,9 @@ describe.skipIf(process.env.TEST_DATABASE !== 'postgres')('several server proces
 
     feeds.set('/slow-connect-1.ics', { todos: 1, delayMs: 1500 });
     feeds.set('/slow-connect-2.ics', { todos: 1, delayMs: 1500 });
+    // Both instances under load before the one leaves: a second, or longer on a busy machine.
     await sleep(1000);
+    for (const until = Date.now() + 20_000; outcomes.served.leaving <= 10 && Date.now() < until; ) await sleep(100);
     const servedBefore = outcomes.served.leaving;
     const leavingClient = leaving.client({ accessToken: tokens.accessToken });
     const inFlight = ['/slow-connect-1.ics', '/slow-connect-2.ics'].map((path) => leavingClient.connectAccount('ical', { url: feeds.url(path) }));
