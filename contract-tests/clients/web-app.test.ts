@@ -265,7 +265,7 @@ describe.skipIf(!CHROMIUM)(title, () => {
     await first.getByText('This task changed on another device.').waitFor({ timeout: POLL_MS * 3 + 2000 });
     expect(await editor(first).getByLabel('Notes', { exact: true }).inputValue()).toBe('Ask about the boiler too.');
     await first.getByRole('button', { name: 'Reload' }).click();
-    await expect.poll(() => first.getByLabel('Title').inputValue()).toBe('Call the plumber (done)');
+    await expect.poll(() => first.getByLabel('Title').inputValue(), { timeout: 10_000 }).toBe('Call the plumber (done)');
     await first.getByRole('button', { name: 'Cancel' }).click();
     // Completed elsewhere: once closed, it leaves the open list.
     await first.getByRole('checkbox', { name: /^Done: Call the plumber/ }).waitFor({ state: 'detached' });
@@ -305,7 +305,7 @@ describe.skipIf(!CHROMIUM)(title, () => {
     await first.getByText('This task changed on another device.').waitFor();
     expect(await first.getByLabel('Title').inputValue()).toBe('Water the lawn');
     await first.getByRole('button', { name: 'Reload' }).click();
-    await expect.poll(() => first.getByLabel('Title').inputValue()).toBe('Water the roses');
+    await expect.poll(() => first.getByLabel('Title').inputValue(), { timeout: 10_000 }).toBe('Water the roses');
     await first.getByRole('button', { name: 'Cancel' }).click();
     await first.getByRole('checkbox', { name: 'Done: Water the roses' }).waitFor();
   });
