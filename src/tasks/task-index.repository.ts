@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { labelKey, searchWords } from '../../sdk/src/task-query.js';
 import { compiledQuery, type Queryable } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
@@ -72,6 +73,17 @@ export async function indexTasks(trx: Queryable, rows: readonly IndexedFields[])
   if (rows.length === 0) return;
   await writeIndexRows(trx, rows);
   await writeSearchTexts(trx, rows);
+}
+
+/** Calls `write` with the stored tasks, 500 at a time in id order: how the migrations index today's tasks. */
+export async function inTaskBatches(db: Knex, write: (batch: IndexedFields[]) => Promise<void>): Promise<void> {
+  let after = '';
+  for (;;) {
+    const batch: IndexedFields[] = await db('tasks').select('id', 'account_id', 'title', 'notes', 'labels').where('id', '>', after).orderBy('id').limit(500);
+    if (batch.length === 0) return;
+    await write(batch);
+    after = batch.at(-1)!.id;
+  }
 }
 
 /** The rows' search texts alone (src/platform/migrations/015-task-search-texts.ts). */

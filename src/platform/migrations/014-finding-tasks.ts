@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { writeIndexRows, type IndexedFields } from '../../tasks/task-index.repository.js';
+import { inTaskBatches, writeIndexRows } from '../../tasks/task-index.repository.js';
 import { isPostgres } from '../db.js';
 
 // Finding tasks (docs/finding-tasks.md): each task's words and labels as rows of their own, and the
@@ -30,14 +30,8 @@ export async function up(db: Knex): Promise<void> {
   await db.raw(`create index tasks_account_due_index on tasks (account_id, (${NO_DUE_TIME_SQL}), created_at, id)`);
   await db.raw(`create index tasks_account_priority_index on tasks (account_id, priority, (${NO_DUE_TIME_SQL}), created_at, id)`);
 
-  // Today's tasks, indexed in batches by id.
-  let after = '';
-  for (;;) {
-    const batch: IndexedFields[] = await db('tasks').select('id', 'account_id', 'title', 'notes', 'labels').where('id', '>', after).orderBy('id').limit(500);
-    if (batch.length === 0) break;
-    await writeIndexRows(db, batch);
-    after = batch.at(-1)!.id;
-  }
+  // Today's tasks, in batches by id.
+  await inTaskBatches(db, (batch) => writeIndexRows(db, batch));
 }
 
 export async function down(db: Knex): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { writeSearchTexts, type IndexedFields } from '../../tasks/task-index.repository.js';
+import { inTaskBatches, writeSearchTexts } from '../../tasks/task-index.repository.js';
 
 // Each task's words and label keys on its own row as one text each (src/tasks/task-index.repository.ts):
 // a walk through the account's tasks in a sort's order tests the row it reads, not an index per task.
@@ -10,13 +10,7 @@ export async function up(db: Knex): Promise<void> {
     table.text('search_labels');
   });
   // Today's tasks, in batches by id.
-  let after = '';
-  for (;;) {
-    const batch: IndexedFields[] = await db('tasks').select('id', 'account_id', 'title', 'notes', 'labels').where('id', '>', after).orderBy('id').limit(500);
-    if (batch.length === 0) break;
-    await writeSearchTexts(db, batch);
-    after = batch.at(-1)!.id;
-  }
+  await inTaskBatches(db, (batch) => writeSearchTexts(db, batch));
 }
 
 export async function down(db: Knex): Promise<void> {
