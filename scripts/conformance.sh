@@ -23,13 +23,12 @@
 # CONFORMANCE_DATABASE (sqlite | postgres), TEST_POSTGRES_URL (PostgreSQL admin URL), CONFORMANCE_STRICT=1
 # (the positive-data allowances of schemathesis.toml set back to the defaults, to list which operations refuse
 # schema-valid input).
-# Exits non-zero when any check fails; the report is printed, JUnit XML lands in .conformance/.
+# Exits non-zero when any check fails; the report is printed, JUnit XML lands in .conformance/<sqlite|postgres|deployment>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SCHEMATHESIS_VERSION=$(sed -n 's/^schemathesis==//p' scripts/conformance/requirements.txt)
 VENV=.venv-conformance
-WORK=.conformance
 SEED=${CONFORMANCE_SEED:-20261123}
 MAX_EXAMPLES=${CONFORMANCE_MAX_EXAMPLES:-50}
 DATABASE=${CONFORMANCE_DATABASE:-sqlite}
@@ -64,6 +63,8 @@ else
   exit 1
 fi
 
+# A folder per target, so that runs on the two engines can go side by side (the test command does).
+if [ -n "${CONFORMANCE_BASE_URL:-}" ]; then WORK=.conformance/deployment; else WORK=.conformance/$DATABASE; fi
 rm -rf "$WORK" && mkdir -p "$WORK"
 PIDS=()
 DROP_DATABASE=""
