@@ -36,9 +36,10 @@ export const rowNeedle = (condition: Condition): string => (condition.kind === '
 /**
  * Costs in units of one look-up in an index by task id (measured on SQLite with bench/search.bench.ts's
  * corpus; PostgreSQL's ratios are alike): a task the walk reads and tests by its row's search texts; an
- * entry of a list; a task of a list read by its id and sorted.
+ * entry of a list; a task of a list read by its id and sorted; an entry of another label's list joined
+ * with the list read (SQLite intersects them, PostgreSQL merges them: src/tasks/task-search.repository.ts).
  */
-const COST = { walked: 0.75, lookUp: 1, entry: 0.13, readAndSorted: 2.2 };
+const COST = { walked: 0.75, lookUp: 1, entry: 0.13, readAndSorted: 2.2, joined: 0.25 };
 
 /** The share of tasks guessed to pass each filter the conditions do not count (status, priority, due): a guess, but a walk reads more tasks for each. */
 const SHARE_PER_FILTER = 0.5;
@@ -46,30 +47,42 @@ const SHARE_PER_FILTER = 0.5;
 /**
  * Each condition's tasks are counted up to a bound; a count that reaches it stands for the middle
  * (geometric) of it and the account's tasks. One condition is read from its list only below a few
- * hundred tasks; of several, the one with the fewest is worth it up to a thousand or two. Counting an
- * entry costs about an eighth of a look-up on SQLite, a quarter on PostgreSQL.
+ * hundred tasks; of several, the one with the fewest is worth it up to a thousand or two (a label's, joined
+ * with another label's list, a few thousand). Counting an entry costs about an eighth of a look-up on
+ * SQLite, a quarter on PostgreSQL.
  */
-const countedUpTo = (conditions: number) => (conditions === 1 ? 500 : 1000);
+const countedUpTo = (condition: Condition, conditions: number) => (condition.kind === 'label' && conditions > 1 ? LABEL_COUNTED_UP_TO : conditions === 1 ? 500 : 1000);
+
+/** A label's list joined with another costs little per entry, so it is worth reading up to a few thousand: counted that far. */
+const LABEL_COUNTED_UP_TO = 2500;
 
 /** How to read a page with these conditions and `filters` other filters (status, priorities, due times). */
 export async function planPage(db: Db, accountId: string, conditions: Condition[], filters: number, limit: number): Promise<Plan> {
   if (conditions.length === 0) return { drive: 'order', conditions };
   const row = (await countsQuery(conditions).first(db, [accountId, ...conditions.flatMap((c) => [accountId, ...indexValues(c)])]))!;
   const tasks = Math.max(1, Number(row.tasks));
-  const bound = countedUpTo(conditions.length);
   const estimates = conditions.map((condition, i) => {
     const counted = Number(row[`n${i}`]);
+    const bound = countedUpTo(condition, conditions.length);
     return { condition, tasks: counted < bound ? counted : Math.sqrt(bound * Math.max(tasks, bound)) };
   });
   // Of conditions counted alike, a label first (its list holds each task once), then the longest word.
   estimates.sort((a, b) => a.tasks - b.tasks || weight(b.condition) - weight(a.condition));
-  const shares = estimates.map((e) => Math.min(1, e.tasks / tasks));
-  const share = shares.reduce((product, s) => product * s, 1);
+  const shareOf = (e: (typeof estimates)[number]) => Math.min(1, e.tasks / tasks);
+  const share = estimates.reduce((product, e) => product * shareOf(e), 1);
   const found = Math.min(limit, tasks * share);
   const walk = Math.min(tasks, limit / Math.max(share * SHARE_PER_FILTER ** filters, 1 / tasks)) * COST.walked + found * conditions.length * COST.lookUp;
-  const listed = estimates[0]!.tasks;
-  const rest = shares.slice(1);
-  const list = listed * (COST.entry + lookUpsPerTask(rest) * COST.lookUp) + listed * rest.reduce((product, s) => product * s, 1) * COST.readAndSorted;
+  // A list read: the first condition's entries, each other label's list joined with them, a look-up per
+  // task left for each other word, then the tasks left read and sorted.
+  const [first, ...others] = estimates;
+  const labels = others.filter((e) => e.condition.kind === 'label');
+  const words = others.filter((e) => e.condition.kind === 'word');
+  const joined = first!.tasks * labels.reduce((product, e) => product * shareOf(e), 1);
+  const list =
+    first!.tasks * COST.entry +
+    labels.reduce((sum, e) => sum + e.tasks * COST.joined, 0) +
+    joined * lookUpsPerTask(words.map(shareOf)) * COST.lookUp +
+    first!.tasks * others.reduce((product, e) => product * shareOf(e), 1) * COST.readAndSorted;
   return { drive: list < walk ? 'list' : 'order', conditions: estimates.map((e) => e.condition) };
 }
 
@@ -97,7 +110,7 @@ function countsQuery(conditions: Condition[]): CompiledQuery<string[], Record<st
       let at = 1;
       const columns = conditions.map((condition, i) => {
         const where = condition.kind === 'word' ? 'task_words where account_id = ? and word >= ? and word < ?' : 'task_labels where account_id = ? and label = ?';
-        return `(select count(*) from (select 1 from ${where} limit ${countedUpTo(conditions.length)}) as c) as n${i}`;
+        return `(select count(*) from (select 1 from ${where} limit ${countedUpTo(condition, conditions.length)}) as c) as n${i}`;
       });
       const values = [$(0), ...conditions.flatMap((condition) => Array.from({ length: 1 + indexValues(condition).length }, () => $(at++)))];
       return db.raw(`select (select task_count from accounts where id = ?) as tasks, ${columns.join(', ')}`, values);
