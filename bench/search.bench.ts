@@ -11,7 +11,7 @@ import { call, ENGINES, envNumber, percentiles, register, serveApp, type Engine,
 const ACCOUNTS = envNumber('BENCH_SEARCH_ACCOUNTS', 10);
 const PER_ACCOUNT = envNumber('BENCH_SEARCH_TASKS', 10_000);
 // 200 rounds: 400 samples a shape make a p99 that is not the slowest sample, and the plain page warms up
-// as fully as the others (with 40 it was a third slower, which flattered every ratio).
+// as fully as the others (with 40 it stays about a third slower, which flatters every ratio).
 const SAMPLES = envNumber('BENCH_SEARCH_SAMPLES', 200);
 const PAGE = 50;
 

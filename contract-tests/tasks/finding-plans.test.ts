@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareTasks, taskMatches } from '../../sdk/src/task-query.js';
+import { compareTasks, taskMatches, type QueriedTask } from '../../sdk/src/task-query.js';
 import { loadConfig } from '../../src/config.js';
 import { closeDb, createDb, isPostgres, migrate, type Db } from '../../src/platform/db.js';
 import { taskFilters } from '../../src/tasks/task-filters.js';
@@ -23,6 +23,8 @@ const PER_ACCOUNT = postgres ? 10_000 : 2_000;
 let database: TestDatabase;
 let db: Db;
 let accountId: string;
+/** The account's tasks as the API shows them, for the SDK's matcher. */
+let stored: QueriedTask[];
 beforeAll(async () => {
   database = await createTestDatabase();
   db = createDb(loadConfig({ DATABASE_URL: database.url }).database);
@@ -32,6 +34,7 @@ beforeAll(async () => {
   await seedSearchCorpus(db, ids, PER_ACCOUNT);
   if (isPostgres(db)) await db.raw('vacuum analyze');
   accountId = ids[0]!;
+  stored = ((await db('tasks').where('account_id', accountId)) as TaskRow[]).map(toTask);
 }, 300_000);
 afterAll(async () => {
   if (db) await closeDb(db);
@@ -70,7 +73,6 @@ describe(`the search shapes' plans (${postgres ? 'PostgreSQL after ANALYZE' : 'S
 describe(`the search shapes' pages on data of the bench's kind (${postgres ? 'PostgreSQL' : 'SQLite'})`, () => {
   for (const shape of searchShapes()) {
     it(`${shape.name}: the first two pages are the SDK matcher's`, async () => {
-      const stored = ((await db('tasks').where('account_id', accountId)) as TaskRow[]).map(toTask);
       const query = listQueryOf(shape.query);
       const expected = stored.filter((task) => taskMatches(query, task)).sort(compareTasks(query.sort)).map((task) => task.id);
       const page: PageRequest = { filters: taskFilters(query), sort: query.sort ?? 'created', limit: 51 };

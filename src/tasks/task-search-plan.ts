@@ -82,7 +82,7 @@ export async function planPage(db: Db, accountId: string, conditions: Condition[
     first!.tasks * COST.entry +
     labels.reduce((sum, e) => sum + e.tasks * COST.joined, 0) +
     joined * lookUpsPerTask(words.map(shareOf)) * COST.lookUp +
-    first!.tasks * others.reduce((product, e) => product * shareOf(e), 1) * COST.readAndSorted;
+    joined * words.reduce((product, e) => product * shareOf(e), 1) * COST.readAndSorted;
   return { drive: list < walk ? 'list' : 'order', conditions: estimates.map((e) => e.condition) };
 }
 

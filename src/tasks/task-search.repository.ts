@@ -168,8 +168,9 @@ function buildPage(db: Knex, $: (index: number) => never, shape: Shape): Knex.Qu
   // both in task id order (a look-up per listed task cost it ten times more); SQLite, which has no merge,
   // intersects them (a temporary index of one, probed by the other: half the time of a look-up per task).
   const joined = shape.drive === 'list' ? others.filter(({ table }) => table === 'task_labels') : [];
+  /** A condition's tasks from its index, as a subquery; its values are the account's id, then the condition's. */
+  const listed = (table: string, sql: string, distinct = '') => `select ${distinct}task_id from ${table} where account_id = ? and ${sql}`;
   if (shape.drive === 'list') {
-    const listed = (table: string, sql: string, distinct = '') => `select ${distinct}task_id from ${table} where account_id = ? and ${sql}`;
     const values = [accountId, ...lead!.values, ...joined.flatMap(({ values }) => [accountId, ...values])];
     if (pg) {
       const distinct = lead!.table === 'task_words' ? 'distinct ' : '';
@@ -209,7 +210,7 @@ function buildPage(db: Knex, $: (index: number) => never, shape: Shape): Knex.Qu
       if (joined.includes(other)) continue;
       // PostgreSQL plans a page read from a list for its own values (findTaskPage): given a word's tasks as a
       // set, it hashes them when they are many: every filter at once (bench/search.bench.ts) took half the time.
-      if (pg) query.andWhereRaw(`m.task_id in (select task_id from ${other.table} where account_id = ? and ${other.sql})`, [accountId, ...other.values]);
+      if (pg) query.andWhereRaw(`m.task_id in (${listed(other.table, other.sql)})`, [accountId, ...other.values]);
       else query.andWhereRaw(lookUp('m.task_id')(other), other.values);
     }
   } else if (conditions.length > 0) {
