@@ -61,26 +61,27 @@ function createShape(step: StepBuilder | undefined) {
       .with(PLACE_TAKEN, placeTaken(db, $(0), $(1)))
       .with(
         CREATED,
-        db.raw(`insert into tasks (??, search_words, search_labels, change_seq) select ${values.map(() => '?').join(', ')}, ?, ?, task_change_seq from ?? returning ??`, [
+        db.raw(`insert into tasks (??, search_words, search_labels, search_terms, change_seq) select ${values.map(() => '?').join(', ')}, ?, ?, ?, task_change_seq from ?? returning ??`, [
           NEW_COLUMNS,
           ...values,
           $(indexAt),
           $(indexAt + 1),
+          $(indexAt + 2),
           PLACE_TAKEN,
           COLUMNS,
         ]),
       );
     query
-      .with(WORDS, db.raw(`insert into task_words (task_id, account_id, word) select c.id, c.account_id, w from ?? c, unnest(?::text[]) as w`, [CREATED, $(indexAt + 2)]))
+      .with(WORDS, db.raw(`insert into task_words (task_id, account_id, word) select c.id, c.account_id, w from ?? c, unnest(?::text[]) as w`, [CREATED, $(indexAt + 3)]))
       .with(
         LABELS,
         db.raw(`insert into task_labels (task_id, account_id, label, name) select c.id, c.account_id, l.k, l.n from ?? c, unnest(?::text[], ?::text[]) as l(k, n)`, [
           CREATED,
-          $(indexAt + 3),
           $(indexAt + 4),
+          $(indexAt + 5),
         ]),
       );
-    if (step) query.with(STEP, step(db, (i) => $(indexAt + 5 + i), CREATED));
+    if (step) query.with(STEP, step(db, (i) => $(indexAt + 6 + i), CREATED));
     return query
       .select(`${CREATED}.*`)
       .select(db.raw(step ? `(select count(*) from ${STEP}) as step_wrote` : '0 as step_wrote'))

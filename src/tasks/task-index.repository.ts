@@ -15,6 +15,10 @@ import type { Transaction } from '../platform/transaction.js';
 // query word's `searchWordsNeedle` that one of the task's words starts with, and each label key's
 // `searchLabelNeedle` (it may contain more, of a label that holds a line break): the rows' index
 // confirms what the text lets through (src/tasks/task-search.repository.ts).
+//
+// The row also carries its search terms (`search_terms`): each word and label key as a token of the
+// account's own, in a full-text index (SQLite FTS5, PostgreSQL GIN), which intersects the lists of
+// several words and labels without reading each task (src/platform/migrations/016-task-search-terms.ts).
 
 /** The fields of a task row its index is made from. */
 export interface IndexedFields {
@@ -53,17 +57,45 @@ export const searchWordsNeedle = (word: string): string => ` ${word}`;
 /** What a row's `search_labels` contains when it carries the label key `key`. */
 export const searchLabelNeedle = (key: string): string => `\n${key}\n`;
 
+/**
+ * The longest start of a word or label key a term holds, in UTF-8 bytes: PostgreSQL keeps a lexeme under
+ * 2 KB. A query word or label longer than that is not looked for by terms (src/tasks/task-search-plan.ts).
+ */
+export const TERM_BYTES = 256;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * What every term of the account starts with: its UUID's hex digits (another id: `x` and its bytes in
+ * hex). Terms are hex digits and letters only, which both engines take as one token: the account's part,
+ * `w` (a word) or `l` (a label key), then the word's or key's UTF-8 bytes in hex, so that the start of a
+ * word is the start of its term.
+ */
+const accountTerm = (accountId: string): string => (UUID.test(accountId) ? accountId.replaceAll('-', '') : `x${Buffer.from(accountId, 'utf8').toString('hex')}`);
+const termOf = (accountId: string, kind: 'w' | 'l', text: string): string => `${accountTerm(accountId)}${kind}${Buffer.from(text, 'utf8').subarray(0, TERM_BYTES).toString('hex')}`;
+/** The term of a task's word; a query word's term is the start of it. */
+export const wordTerm = (accountId: string, word: string): string => termOf(accountId, 'w', word);
+/** The term of a task's label key. */
+export const labelTerm = (accountId: string, key: string): string => termOf(accountId, 'l', key);
+/** Whether a query word or label key is whole in its term. */
+export const fitsTerm = (text: string): boolean => Buffer.byteLength(text, 'utf8') <= TERM_BYTES;
+
+/** A row's `search_terms`: its terms, a space between each. */
+const searchTermsText = (accountId: string, words: readonly string[], keys: readonly string[]): string | null =>
+  words.length + keys.length === 0 ? null : [...words.map((word) => wordTerm(accountId, word)), ...keys.map((key) => labelTerm(accountId, key))].join(' ');
+
 /** The index rows of tasks as column arrays, the shape both engines' statements take. */
 function indexRows(rows: readonly IndexedFields[]) {
   const words: [string, string, string][] = [];
   const labels: [string, string, string, string][] = [];
-  const texts: [id: string, words: string | null, labels: string | null][] = [];
+  const texts: [id: string, words: string | null, labels: string | null, terms: string | null][] = [];
   for (const row of rows) {
     const taskWords = wordsOf(row);
     const taskLabels = labelsOf(JSON.parse(row.labels) as string[]);
     for (const word of taskWords) words.push([row.id, row.account_id, word]);
     for (const [key, name] of taskLabels) labels.push([row.id, row.account_id, key, name]);
-    texts.push([row.id, searchWordsText(taskWords), searchLabelsText(taskLabels.map(([key]) => key))]);
+    const keys = taskLabels.map(([key]) => key);
+    texts.push([row.id, searchWordsText(taskWords), searchLabelsText(keys), searchTermsText(row.account_id, taskWords, keys)]);
   }
   return { ids: rows.map((row) => row.id), words, labels, texts };
 }
@@ -72,7 +104,8 @@ function indexRows(rows: readonly IndexedFields[]) {
 export async function indexTasks(trx: Queryable, rows: readonly IndexedFields[]): Promise<void> {
   if (rows.length === 0) return;
   await writeIndexRows(trx, rows);
-  await writeSearchTexts(trx, rows);
+  const { texts } = indexRows(rows);
+  await updateTexts.run(trx, textValues(trx, texts));
 }
 
 /** Calls `write` with the stored tasks, 500 at a time in id order: how the migrations index today's tasks. */
@@ -86,13 +119,23 @@ export async function inTaskBatches(db: Knex, write: (batch: IndexedFields[]) =>
   }
 }
 
-/** The rows' search texts alone (src/platform/migrations/015-task-search-texts.ts). */
+/** The rows' search words and labels texts alone (src/platform/migrations/015-task-search-texts.ts). */
 export async function writeSearchTexts(trx: Queryable, rows: readonly IndexedFields[]): Promise<void> {
   if (rows.length === 0) return;
   const { texts } = indexRows(rows);
-  if (isPostgres(trx)) await updateTextsPg.run(trx, [0, 1, 2].map((i) => texts.map((text) => text[i])));
-  else await updateTextsSqlite.run(trx, [JSON.stringify(texts)]);
+  await updateWordAndLabelTexts.run(trx, textValues(trx, texts.map(([id, words, labels]) => [id, words, labels])));
 }
+
+/** The rows' search terms alone (src/platform/migrations/016-task-search-terms.ts). */
+export async function writeSearchTerms(trx: Queryable, rows: readonly IndexedFields[]): Promise<void> {
+  if (rows.length === 0) return;
+  const { texts } = indexRows(rows);
+  await updateTerms.run(trx, textValues(trx, texts.map(([id, , , terms]) => [id, terms])));
+}
+
+/** Rows of [id, ...texts] as the update statements below take them: a column array each (PostgreSQL) or one JSON array (SQLite). */
+const textValues = (trx: Queryable, texts: readonly (string | null)[][]): unknown[] =>
+  isPostgres(trx) ? texts[0]!.map((_, i) => texts.map((text) => text[i])) : [JSON.stringify(texts)];
 
 /** The index rows alone, as migration 014 wrote them (src/platform/migrations/014-finding-tasks.ts). */
 export async function writeIndexRows(trx: Queryable, rows: readonly IndexedFields[]): Promise<void> {
@@ -116,7 +159,7 @@ export function indexTasksNow(trx: Transaction, rows: readonly IndexedFields[]):
   forgetLabels.now.run(trx, [JSON.stringify(ids)]);
   if (words.length > 0) insertWordsSqlite.now.run(trx, [JSON.stringify(words)]);
   if (labels.length > 0) insertLabelsSqlite.now.run(trx, [JSON.stringify(labels)]);
-  updateTextsSqlite.now.run(trx, [JSON.stringify(texts)]);
+  updateTexts.now.run(trx, [JSON.stringify(texts)]);
 }
 
 /** The same for a task just inserted, synchronously, in SQLite's synchronous transaction (src/platform/transaction.ts, transactionNow). */
@@ -124,16 +167,18 @@ export function indexNewTaskNow(trx: Transaction, row: IndexedFields): void {
   const { words, labels, texts } = indexRows([row]);
   if (words.length > 0) insertWordsSqlite.now.run(trx, [JSON.stringify(words)]);
   if (labels.length > 0) insertLabelsSqlite.now.run(trx, [JSON.stringify(labels)]);
-  const [[id, searchWords, searchLabels]] = texts as [(typeof texts)[number]];
-  if (searchWords !== null || searchLabels !== null) updateTextsOfOne.now.run(trx, [searchWords, searchLabels, id]);
+  const [[id, searchWords, searchLabels, searchTerms]] = texts as [(typeof texts)[number]];
+  if (searchTerms !== null) updateTextsOfOne.now.run(trx, [searchWords, searchLabels, searchTerms, id]);
 }
 
 /** The values PostgreSQL's one-statement create (src/tasks/task-create.repository.ts) indexes a task with: its row's search texts, then its index rows. */
-export function newTaskIndexValues(row: IndexedFields): [searchWords: string | null, searchLabels: string | null, words: string[], labelKeys: string[], labelNames: string[]] {
+export function newTaskIndexValues(
+  row: IndexedFields,
+): [searchWords: string | null, searchLabels: string | null, searchTerms: string | null, words: string[], labelKeys: string[], labelNames: string[]] {
   const words = wordsOf(row);
   const labels = labelsOf(JSON.parse(row.labels) as string[]);
   const keys = labels.map(([key]) => key);
-  return [searchWordsText(words), searchLabelsText(keys), words, keys, labels.map(([, name]) => name)];
+  return [searchWordsText(words), searchLabelsText(keys), searchTermsText(row.account_id, words, keys), words, keys, labels.map(([, name]) => name)];
 }
 
 const forgetWords = compiledQuery<[ids: unknown], never>((db, $) =>
@@ -154,12 +199,21 @@ const insertWordsSqlite = compiledQuery<unknown[], never>((db, $) =>
 const insertLabelsSqlite = compiledQuery<unknown[], never>((db, $) =>
   db.raw("insert into task_labels (task_id, account_id, label, name) select value ->> 0, value ->> 1, value ->> 2, value ->> 3 from json_each(?)", [$(0)]),
 );
-const updateTextsPg = compiledQuery<unknown[], never>((db, $) =>
-  db.raw('update tasks as t set search_words = v.w, search_labels = v.l from unnest(?::text[], ?::text[], ?::text[]) as v(id, w, l) where t.id = v.id', [$(0), $(1), $(2)]),
-);
-const updateTextsSqlite = compiledQuery<unknown[], never>((db, $) =>
-  db.raw('update tasks set search_words = v.value ->> 1, search_labels = v.value ->> 2 from json_each(?) as v where tasks.id = v.value ->> 0', [$(0)]),
-);
-const updateTextsOfOne = compiledQuery<[searchWords: string | null, searchLabels: string | null, id: string], never>((db, $) =>
-  db('tasks').update({ search_words: $(0), search_labels: $(1) }).where('id', $(2)),
+/** Sets `columns` of the tasks given as [id, ...columns] rows (textValues). */
+const updateColumns = (columns: readonly string[]) =>
+  compiledQuery<unknown[], never>((db, $) => {
+    if (isPostgres(db)) {
+      const arrays = ['id', ...columns].map((_, i) => $(i));
+      return db.raw(
+        `update tasks as t set ${columns.map((c) => `${c} = v.${c}`).join(', ')} from unnest(${arrays.map(() => '?::text[]').join(', ')}) as v(id, ${columns.join(', ')}) where t.id = v.id`,
+        arrays,
+      );
+    }
+    return db.raw(`update tasks set ${columns.map((c, i) => `${c} = v.value ->> ${i + 1}`).join(', ')} from json_each(?) as v where tasks.id = v.value ->> 0`, [$(0)]);
+  });
+const updateTexts = updateColumns(['search_words', 'search_labels', 'search_terms']);
+const updateWordAndLabelTexts = updateColumns(['search_words', 'search_labels']);
+const updateTerms = updateColumns(['search_terms']);
+const updateTextsOfOne = compiledQuery<[searchWords: string | null, searchLabels: string | null, searchTerms: string | null, id: string], never>((db, $) =>
+  db('tasks').update({ search_words: $(0), search_labels: $(1), search_terms: $(2) }).where('id', $(3)),
 );

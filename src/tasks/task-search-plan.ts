@@ -1,13 +1,14 @@
 import { LRUCache } from 'lru-cache';
 import { compiledQuery, type CompiledQuery } from '../platform/compiled-query.js';
-import type { Db } from '../platform/db.js';
-import { searchLabelNeedle, searchWordsNeedle } from './task-index.repository.js';
+import { isPostgres, type Db } from '../platform/db.js';
+import { TERMS_TABLE } from '../platform/migrations/016-task-search-terms.js';
+import { fitsTerm, labelTerm, searchLabelNeedle, searchWordsNeedle, wordTerm } from './task-index.repository.js';
 import type { TaskFilters } from './task-search.repository.js';
 
 // How a page of `listTasks` with words or labels is read (docs/finding-tasks.md). Two ways: walk the
 // account's tasks in the sort's order and test each against the words and labels, stopping at the page's
-// end (quick when many tasks match), or read the list of the tasks of the condition that has the fewest,
-// test those, then sort what is left (quick when few do). SQLite keeps no statistics to choose by, and
+// end (quick when many tasks match), or ask the full-text index for the tasks that have every word and
+// label, then read and sort those (quick when few do). SQLite keeps no statistics to choose by, and
 // PostgreSQL's guess of how many tasks a word leaves was off by ten times and more (bench/search.bench.ts):
 // one statement counts each condition's tasks, up to a bound, and the costs below decide.
 
@@ -15,8 +16,8 @@ import type { TaskFilters } from './task-search.repository.js';
 export type Condition = { kind: 'word'; from: string; to: string } | { kind: 'label'; label: string };
 
 export interface Plan {
-  drive: 'order' | 'list';
-  /** The conditions in the order they are tested, the one with the fewest tasks first (the list read, if any). */
+  drive: 'order' | 'terms';
+  /** The conditions in the order a walk tests them, the one with the fewest tasks first. */
   conditions: Condition[];
 }
 
@@ -33,84 +34,96 @@ export const indexValues = (condition: Condition): string[] => (condition.kind =
 /** What the task row's search text contains when the task meets the condition (src/tasks/task-index.repository.ts). */
 export const rowNeedle = (condition: Condition): string => (condition.kind === 'word' ? searchWordsNeedle(condition.from) : searchLabelNeedle(condition.label));
 
+/** The condition's term in the full-text index: a word's is the start of its words' terms (src/tasks/task-index.repository.ts). */
+export const termOf = (accountId: string, condition: Condition): string =>
+  condition.kind === 'word' ? wordTerm(accountId, condition.from) : labelTerm(accountId, condition.label);
+
 /**
  * Costs in units of one look-up in an index by task id (measured on SQLite with bench/search.bench.ts's
- * corpus; PostgreSQL's ratios are alike): a task the walk reads and tests by its row's search texts; an
- * entry of a list; a task of a list read by its id and sorted; an entry of another label's list joined
- * with the list read (SQLite intersects them, PostgreSQL merges them: src/tasks/task-search.repository.ts).
+ * corpus; PostgreSQL's ratios are alike): a task the walk reads and tests by its row's search texts; a
+ * task the full-text index lists for a label or, on SQLite, a word of up to 4 bytes (one list: its
+ * prefix indexes, src/platform/migrations/016-task-search-terms.ts), or for another word (the lists of
+ * every word it starts, merged); a task it answers, read by its id and sorted.
  */
-const COST = { walked: 0.75, lookUp: 1, entry: 0.13, readAndSorted: 2.2, joined: 0.25 };
+const COST = { walked: 0.75, lookUp: 1, listed: 0.02, merged: 0.13, readAndSorted: 2.2 };
+
+/** The longest start of a word, in bytes, that SQLite's full-text index keeps a list of. */
+const PREFIX_LISTED_BYTES = 4;
+
+/** A row's terms answer the full-text query `?` on PostgreSQL, through the GIN index of src/platform/migrations/016-task-search-terms.ts. */
+export const TERMS_MATCH_PG = `array_to_tsvector(string_to_array(search_terms, ' ')) @@ ?::tsquery`;
 
 /** The share of tasks guessed to pass each filter the conditions do not count (status, priority, due): a guess, but a walk reads more tasks for each. */
 const SHARE_PER_FILTER = 0.5;
 
 /**
  * Each condition's tasks are counted up to a bound; a count that reaches it stands for the middle
- * (geometric) of it and the account's tasks. One condition is read from its list only below a few
- * hundred tasks; of several, the one with the fewest is worth it up to a thousand or two (a label's, joined
- * with another label's list, a few thousand). Counting an entry costs about an eighth of a look-up on
- * SQLite, a quarter on PostgreSQL.
+ * (geometric) of it and the account's tasks. One condition is worth the index only below a few hundred
+ * tasks; of several, the tasks they have in common decide, and a thousand each tells them apart. Counting
+ * an entry costs about an eighth of a look-up on SQLite, a quarter on PostgreSQL.
  */
-const countedUpTo = (condition: Condition, conditions: number) => (condition.kind === 'label' && conditions > 1 ? LABEL_COUNTED_UP_TO : conditions === 1 ? 500 : 1000);
+const countedUpTo = (conditions: number) => (conditions === 1 ? 500 : 1000);
 
-/** A label's list joined with another costs little per entry, so it is worth reading up to a few thousand: counted that far. */
-const LABEL_COUNTED_UP_TO = 2500;
+/** Tasks with every condition's term, as the engine's full-text query: the start of a word's term, a label's whole. */
+export function termsQuery(pg: boolean, accountId: string, conditions: Condition[]): string {
+  const terms = conditions.map((condition) => `${termOf(accountId, condition)}${condition.kind === 'word' ? (pg ? ':*' : '*') : ''}`);
+  return terms.join(pg ? ' & ' : ' AND ');
+}
+
+/** A word whose start the full-text index answers from one list (or a label): cheap to count with others there. */
+const listed = (condition: Condition) => condition.kind === 'label' || Buffer.byteLength(condition.from) <= PREFIX_LISTED_BYTES;
 
 /** How to read a page with these conditions and `filters` other filters (status, priorities, due times). */
 export async function planPage(db: Db, accountId: string, conditions: Condition[], filters: number, limit: number): Promise<Plan> {
   if (conditions.length === 0) return { drive: 'order', conditions };
-  const row = (await countsQuery(conditions).first(db, [accountId, ...conditions.flatMap((c) => [accountId, ...indexValues(c)])]))!;
+  const byTerms = conditions.every((condition) => fitsTerm(condition.kind === 'word' ? condition.from : condition.label));
+  // Several conditions' tasks in common, which their counts alone guess badly (two labels of a thousand
+  // tasks each may share a hundred or none), are counted by the full-text index where that is cheap: on
+  // SQLite for labels and short words (a list each); on PostgreSQL for labels only, as its GIN index
+  // gathers every task of a word's start before it intersects (as costly as reading the page).
+  const pg = isPostgres(db);
+  const together = byTerms && conditions.length > 1 && conditions.every((condition) => (pg ? condition.kind === 'label' : listed(condition)));
+  const values = together ? [accountId, termsQuery(pg, accountId, conditions)] : [accountId, ...conditions.flatMap((c) => [accountId, ...indexValues(c)])];
+  const row = (await countsQuery(conditions, together).first(db, values))!;
   const tasks = Math.max(1, Number(row.tasks));
-  const estimates = conditions.map((condition, i) => {
-    const counted = Number(row[`n${i}`]);
-    const bound = countedUpTo(condition, conditions.length);
-    return { condition, tasks: counted < bound ? counted : Math.sqrt(bound * Math.max(tasks, bound)) };
-  });
+  const bound = countedUpTo(conditions.length);
+  const estimate = (counted: number) => (counted < bound ? counted : Math.sqrt(bound * Math.max(tasks, bound)));
   // Of conditions counted alike, a label first (its list holds each task once), then the longest word.
+  const estimates = conditions.map((condition, i) => ({ condition, tasks: together ? 0 : estimate(Number(row[`n${i}`])) }));
   estimates.sort((a, b) => a.tasks - b.tasks || weight(b.condition) - weight(a.condition));
-  const shareOf = (e: (typeof estimates)[number]) => Math.min(1, e.tasks / tasks);
-  const share = estimates.reduce((product, e) => product * shareOf(e), 1);
-  const found = Math.min(limit, tasks * share);
+  const order = estimates.map((e) => e.condition);
+  if (!byTerms) return { drive: 'order', conditions: order };
+  const matched = together ? estimate(Number(row.together)) : estimates.reduce((product, e) => product * Math.min(1, e.tasks / tasks), 1) * tasks;
+  const share = matched / tasks;
+  const found = Math.min(limit, matched);
   const walk = Math.min(tasks, limit / Math.max(share * SHARE_PER_FILTER ** filters, 1 / tasks)) * COST.walked + found * conditions.length * COST.lookUp;
-  // A list read: the first condition's entries, each other label's list joined with them, a look-up per
-  // task left for each other word, then the tasks left read and sorted.
-  const [first, ...others] = estimates;
-  const labels = others.filter((e) => e.condition.kind === 'label');
-  const words = others.filter((e) => e.condition.kind === 'word');
-  const joined = first!.tasks * labels.reduce((product, e) => product * shareOf(e), 1);
-  const list =
-    first!.tasks * COST.entry +
-    labels.reduce((sum, e) => sum + e.tasks * COST.joined, 0) +
-    joined * lookUpsPerTask(words.map(shareOf)) * COST.lookUp +
-    joined * words.reduce((product, e) => product * shareOf(e), 1) * COST.readAndSorted;
-  return { drive: list < walk ? 'list' : 'order', conditions: estimates.map((e) => e.condition) };
+  // Lists counted together were read once already, and cost little: the tasks answered decide.
+  const listing = estimates.reduce((sum, e) => sum + e.tasks * (listed(e.condition) && (!pg || e.condition.kind === 'label') ? COST.listed : COST.merged), 0);
+  const terms = listing + matched * COST.readAndSorted;
+  return { drive: terms < walk ? 'terms' : 'order', conditions: order };
 }
 
 const weight = (condition: Condition) => (condition.kind === 'label' ? Infinity : condition.from.length);
 
-/** How many look-ups a task takes: the first always, each next one if it passed those before. */
-function lookUpsPerTask(shares: number[]): number {
-  let lookUps = 0;
-  let passed = 1;
-  for (const share of shares) {
-    lookUps += passed;
-    passed *= share;
-  }
-  return lookUps;
-}
-
-/** One counting statement per sequence of condition kinds in use. */
+/** One counting statement per sequence of condition kinds in use, or of their tasks in common. */
 const counts = new LRUCache<string, CompiledQuery<string[], Record<string, number | string>>>({ max: 64 });
 
-function countsQuery(conditions: Condition[]): CompiledQuery<string[], Record<string, number | string>> {
-  const key = conditions.map((c) => c.kind).join();
+function countsQuery(conditions: Condition[], together: boolean): CompiledQuery<string[], Record<string, number | string>> {
+  const key = together ? 'together' : conditions.map((c) => c.kind).join();
   let query = counts.get(key);
   if (!query) {
     query = compiledQuery((db, $) => {
+      if (together) {
+        const answered = isPostgres(db) ? `tasks where ${TERMS_MATCH_PG}` : `${TERMS_TABLE} where ${TERMS_TABLE} match ?`;
+        return db.raw(
+          `select (select task_count from accounts where id = ?) as tasks, (select count(*) from (select 1 from ${answered} limit ${countedUpTo(conditions.length)}) as c) as together`,
+          [$(0), $(1)],
+        );
+      }
       let at = 1;
       const columns = conditions.map((condition, i) => {
         const where = condition.kind === 'word' ? 'task_words where account_id = ? and word >= ? and word < ?' : 'task_labels where account_id = ? and label = ?';
-        return `(select count(*) from (select 1 from ${where} limit ${countedUpTo(condition, conditions.length)}) as c) as n${i}`;
+        return `(select count(*) from (select 1 from ${where} limit ${countedUpTo(conditions.length)}) as c) as n${i}`;
       });
       const values = [$(0), ...conditions.flatMap((condition) => Array.from({ length: 1 + indexValues(condition).length }, () => $(at++)))];
       return db.raw(`select (select task_count from accounts where id = ?) as tasks, ${columns.join(', ')}`, values);

@@ -4,7 +4,8 @@ import { sortKey, type TaskSort } from '../../sdk/src/task-query.js';
 import { compiledQuery, type CompiledQuery } from '../platform/compiled-query.js';
 import { isPostgres, type Db } from '../platform/db.js';
 import { NO_DUE_TIME_SQL } from '../platform/migrations/014-finding-tasks.js';
-import { conditionsOf, indexValues, planPage, rowNeedle, type Condition, type Plan } from './task-search-plan.js';
+import { TERMS_TABLE } from '../platform/migrations/016-task-search-terms.js';
+import { conditionsOf, indexValues, planPage, rowNeedle, TERMS_MATCH_PG, termsQuery, type Condition, type Plan } from './task-search-plan.js';
 import { toTask } from './tasks.presenter.js';
 import { COLUMNS, type StatusFilter, type TaskRow } from './tasks.repository.js';
 
@@ -82,7 +83,7 @@ function otherFilters(filters: TaskFilters): number {
 function shapeOf({ filters, sort, after }: PageRequest, plan: Plan): Shape {
   return {
     drive: plan.drive,
-    conditions: plan.conditions.map((condition) => condition.kind),
+    conditions: plan.drive === 'terms' ? [] : plan.conditions.map((condition) => condition.kind),
     sort,
     after: after !== undefined,
     status: filters.status !== 'all',
@@ -94,9 +95,14 @@ function shapeOf({ filters, sort, after }: PageRequest, plan: Plan): Shape {
   };
 }
 
-/** The query's values, in the order buildPage takes its placeholders: the fixed ones, then each condition's (a walk's needle in the row's text, the index's values) in the plan's order. */
+/**
+ * The query's values, in the order buildPage takes its placeholders: the fixed ones, then a walk's for each
+ * condition (its needle in the row's text, the index's values) in the plan's order, or the full-text
+ * query of them all.
+ */
 function pageValues(db: Knex, accountId: string, { filters, sort, after, limit }: PageRequest, plan: Plan): unknown[] {
-  const priorities = isPostgres(db) ? filters.priorities : JSON.stringify(filters.priorities);
+  const pg = isPostgres(db);
+  const priorities = pg ? filters.priorities : JSON.stringify(filters.priorities);
   return [
     accountId,
     ...(after ?? SORT_COLUMNS[sort].map(() => null)),
@@ -106,14 +112,14 @@ function pageValues(db: Knex, accountId: string, { filters, sort, after, limit }
     filters.dueBefore ?? null,
     filters.updatedSince ?? null,
     limit,
-    ...plan.conditions.flatMap((condition) => [...(plan.drive === 'order' ? [rowNeedle(condition)] : []), ...indexValues(condition)]),
+    ...(plan.drive === 'terms' ? [termsQuery(pg, accountId, plan.conditions)] : plan.conditions.flatMap((condition) => [rowNeedle(condition), ...indexValues(condition)])),
   ];
 }
 
 interface Shape {
-  /** The sort's order of the tasks, or the list of the first condition's tasks (src/tasks/task-search-plan.ts). */
+  /** The sort's order of the tasks, or the full-text index's answer (src/tasks/task-search-plan.ts). */
   drive: Plan['drive'];
-  /** The kind of each word or label condition, in the order they are tested. */
+  /** The kind of each word or label condition a walk tests, in the order it tests them. */
   conditions: Condition['kind'][];
   sort: TaskSort;
   after: boolean;
@@ -153,38 +159,20 @@ function buildPage(db: Knex, $: (index: number) => never, shape: Shape): Knex.Qu
   const dueBefore = next();
   const updatedSince = next();
   const limit = next();
-  const walk = shape.drive === 'order';
   const conditions = shape.conditions.map((kind) =>
     kind === 'word'
-      ? { text: 't.search_words', needle: walk ? next() : undefined, table: 'task_words', sql: 'word >= ? and word < ?', values: [next(), next()] }
-      : { text: 't.search_labels', needle: walk ? next() : undefined, table: 'task_labels', sql: 'label = ?', values: [next()] },
+      ? { text: 't.search_words', needle: next(), table: 'task_words', sql: 'word >= ? and word < ?', values: [next(), next()] }
+      : { text: 't.search_labels', needle: next(), table: 'task_labels', sql: 'label = ?', values: [next()] },
   );
 
   const query = db.select(COLUMNS.map((column) => `t.${column}`));
-  // CROSS JOIN: SQLite loops over the left table first (PostgreSQL, which takes no ON with it, plans a
-  // few ids alike). A word's range may list a task more than once.
-  const [lead, ...others] = conditions;
-  // A list is joined with each other label's list (src/tasks/task-search-plan.ts): PostgreSQL merges them,
-  // both in task id order (a look-up per listed task cost it ten times more); SQLite, which has no merge,
-  // intersects them (a temporary index of one, probed by the other: half the time of a look-up per task).
-  const joined = shape.drive === 'list' ? others.filter(({ table }) => table === 'task_labels') : [];
-  /** A condition's tasks from its index, as a subquery; its values are the account's id, then the condition's. */
-  const listed = (table: string, sql: string, distinct = '') => `select ${distinct}task_id from ${table} where account_id = ? and ${sql}`;
-  if (shape.drive === 'list') {
-    const values = [accountId, ...lead!.values, ...joined.flatMap(({ values }) => [accountId, ...values])];
-    if (pg) {
-      const distinct = lead!.table === 'task_words' ? 'distinct ' : '';
-      const joins = joined.map((_, i) => `join task_labels as j${i} on j${i}.task_id = m.task_id and j${i}.account_id = ? and j${i}.label = ?`);
-      query.from(db.raw(`(${listed(lead!.table, lead!.sql, distinct)}) as m ${joins.join(' ')} join tasks as t on t.id = m.task_id`, values));
-    } else {
-      // INTERSECT keeps each task once, as DISTINCT does for a word's range alone.
-      const lists = [listed(lead!.table, lead!.sql, joined.length === 0 && lead!.table === 'task_words' ? 'distinct ' : ''), ...joined.map(({ table, sql }) => listed(table, sql))];
-      query.from(db.raw(`(${lists.join(' intersect ')}) as m cross join tasks as t on t.id = m.task_id`, values));
-    }
-  } else {
-    query.from('tasks as t');
-  }
-  query.where('t.account_id', accountId);
+  // The full-text index answers the tasks with every term (src/platform/migrations/016-task-search-terms.ts):
+  // PostgreSQL from its GIN index of the row's terms; SQLite from the FTS5 table, each task by its `doc`
+  // (CROSS JOIN: SQLite loops over the left table first).
+  if (shape.drive === 'terms' && pg) query.from('tasks as t').whereRaw(TERMS_MATCH_PG.replace('search_terms', 't.search_terms'), [next()]);
+  else if (shape.drive === 'terms') query.from(db.raw(`${TERMS_TABLE} as f cross join tasks as t on t.doc = f.rowid`)).whereRaw(`f.${TERMS_TABLE} match ?`, [next()]);
+  else query.from('tasks as t');
+  query.andWhere('t.account_id', accountId);
   if (shape.after) query.andWhereRaw(`(${columns.map((c) => qualified(c)).join(', ')}) ${descending ? '<' : '>'} (${columns.map(() => '?').join(', ')})`, position);
   if (shape.status) query.andWhere('t.status', status);
   if (shape.updatedSince) query.andWhere('t.updated_at', '>=', updatedSince);
@@ -196,27 +184,18 @@ function buildPage(db: Knex, $: (index: number) => never, shape: Shape): Knex.Qu
     if (pg) query.andWhereRaw('t.priority = any(?::int[])', [priorities]);
     else query.andWhereRaw('t.priority in (select value from json_each(?))', [priorities]);
   }
-  // Each query word starts some word of the task, each label is one of its labels, the fewest-matching
-  // first. A walk tests the row it reads by its search texts, then confirms by the index
+  // A walk: each query word starts some word of the task, each label is one of its labels, the
+  // fewest-matching first. It tests the row it reads by its search texts, then confirms by the index
   // (src/tasks/task-index.repository.ts); the look-ups come after every text test, in one CASE, as SQLite
-  // would otherwise make them before it reads the row (they need only the id its index holds). Read from
-  // a list, a task is tested by look-ups alone, before its row is read. PostgreSQL would turn a look-up
-  // into a join planned from its guess of how many tasks match; `offset 0` keeps it a test of the task.
-  const perTask = pg ? ' offset 0' : '';
-  const lookUp = (id: string) => ({ table, sql }: (typeof conditions)[number]) =>
-    `exists (select 1 from ${table} x where x.task_id = ${id} and x.${sql.replaceAll(' and ', ' and x.')}${perTask})`;
-  if (shape.drive === 'list') {
-    for (const other of others) {
-      if (joined.includes(other)) continue;
-      // PostgreSQL plans a page read from a list for its own values (findTaskPage): given a word's tasks as a
-      // set, it hashes them when they are many: every filter at once (bench/search.bench.ts) took half the time.
-      if (pg) query.andWhereRaw(`m.task_id in (${listed(other.table, other.sql)})`, [accountId, ...other.values]);
-      else query.andWhereRaw(lookUp('m.task_id')(other), other.values);
-    }
-  } else if (conditions.length > 0) {
+  // would otherwise make them before it reads the row (they need only the id its index holds). PostgreSQL
+  // would turn a look-up into a join planned from its guess of how many tasks match; `offset 0` keeps it
+  // a test of the task.
+  if (conditions.length > 0) {
+    const perTask = pg ? ' offset 0' : '';
+    const lookUp = ({ table, sql }: (typeof conditions)[number]) => `exists (select 1 from ${table} x where x.task_id = t.id and x.${sql.replaceAll(' and ', ' and x.')}${perTask})`;
     const texts = conditions.map(({ text }) => (pg ? `strpos(${text}, ?) > 0` : `instr(${text}, ?) > 0`));
-    query.andWhereRaw(`case when ${texts.join(' and ')} then ${conditions.map(lookUp('t.id')).join(' and ')} else ${pg ? 'false' : '0'} end`, [
-      ...conditions.map(({ needle }) => needle!),
+    query.andWhereRaw(`case when ${texts.join(' and ')} then ${conditions.map(lookUp).join(' and ')} else ${pg ? 'false' : '0'} end`, [
+      ...conditions.map(({ needle }) => needle),
       ...conditions.flatMap(({ values }) => values),
     ]);
   }

@@ -11,6 +11,7 @@ describe('014 and 015: finding tasks migrates the tasks stored before it', () =>
     const db = createDb({ client: 'sqlite', filename: ':memory:' });
     try {
       await db.migrate.latest({ migrationSource: migrations });
+      await db.migrate.down({ migrationSource: migrations, name: '016-task-search-terms' });
       await db.migrate.down({ migrationSource: migrations, name: '015-task-search-texts' });
       await db.migrate.down({ migrationSource: migrations, name: '014-finding-tasks' });
       const accountId = await insertAccount(db);
@@ -33,6 +34,7 @@ describe('014 and 015: finding tasks migrates the tasks stored before it', () =>
 
       await db.migrate.up({ migrationSource: migrations, name: '014-finding-tasks' });
       await db.migrate.up({ migrationSource: migrations, name: '015-task-search-texts' });
+      await db.migrate.up({ migrationSource: migrations, name: '016-task-search-terms' });
       const find = async (query: Parameters<typeof taskFilters>[0]) =>
         (await findTaskPage(db, accountId, { filters: taskFilters(query), sort: 'created', limit: 10 })).map((row) => row.title);
       expect(await find({ q: 'cafe zoe' })).toEqual(['Café au lait']);
@@ -46,6 +48,7 @@ describe('014 and 015: finding tasks migrates the tasks stored before it', () =>
       });
       expect(await db('tasks').whereNull('search_words').count({ n: '*' })).toEqual([{ n: 0 }]);
 
+      await db.migrate.down({ migrationSource: migrations, name: '016-task-search-terms' });
       await db.migrate.down({ migrationSource: migrations, name: '015-task-search-texts' });
       expect(await db.schema.hasColumn('tasks', 'search_words')).toBe(false);
       expect(await db.schema.hasColumn('tasks', 'search_labels')).toBe(false);

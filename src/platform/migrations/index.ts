@@ -12,6 +12,7 @@ import * as tombstonesWithoutAgeIndex from './012-tombstones-without-age-index.j
 import * as taskTitlePrefix from './013-task-title-prefix.js';
 import * as findingTasks from './014-finding-tasks.js';
 import * as taskSearchTexts from './015-task-search-texts.js';
+import * as taskSearchTerms from './016-task-search-terms.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -29,6 +30,7 @@ const all: Record<string, Migration> = {
   '013-task-title-prefix': taskTitlePrefix,
   '014-finding-tasks': findingTasks,
   '015-task-search-texts': taskSearchTexts,
+  '016-task-search-terms': taskSearchTerms,
 };
 
 /** Migrations compiled in, so they run the same from src/ under tsx and from dist/. */
