@@ -28,14 +28,18 @@ export async function up(db: Knex): Promise<void> {
   await db.raw(
     `create virtual table ${TERMS_TABLE} using fts5(terms, content = '', contentless_delete = 1, detail = none, tokenize = 'ascii', prefix = '35 37 39 41')`,
   );
-  await db.raw(`create trigger tasks_doc_on_insert after insert on tasks for each row when new.doc is null begin
+  // A task's terms are written after its row (src/tasks/task-index.repository.ts): an insert numbers the
+  // row (and indexes terms it came with), a change of the terms replaces them. The constant conditions
+  // skip the index's work where there is nothing to forget or to learn.
+  await db.raw(`create trigger tasks_terms_on_insert after insert on tasks for each row when new.doc is null begin
     update tasks set doc = (select coalesce(max(doc), 0) + 1 from tasks) where rowid = new.rowid;
+    insert into ${TERMS_TABLE} (rowid, terms) select doc, search_terms from tasks where rowid = new.rowid and search_terms is not null;
   end`);
-  await db.raw(`create trigger tasks_terms_on_update after update of search_terms, doc on tasks for each row begin
-    delete from ${TERMS_TABLE} where rowid = old.doc;
-    insert into ${TERMS_TABLE} (rowid, terms) select new.doc, new.search_terms where new.doc is not null and new.search_terms is not null;
+  await db.raw(`create trigger tasks_terms_on_update after update of search_terms on tasks for each row when old.search_terms is not new.search_terms begin
+    delete from ${TERMS_TABLE} where rowid = old.doc and old.search_terms is not null;
+    insert into ${TERMS_TABLE} (rowid, terms) select new.doc, new.search_terms where new.search_terms is not null;
   end`);
-  await db.raw(`create trigger tasks_terms_on_delete after delete on tasks for each row begin
+  await db.raw(`create trigger tasks_terms_on_delete after delete on tasks for each row when old.search_terms is not null begin
     delete from ${TERMS_TABLE} where rowid = old.doc;
   end`);
   await inTaskBatches(db, (batch) => writeSearchTerms(db, batch));
@@ -47,7 +51,7 @@ export async function down(db: Knex): Promise<void> {
   } else {
     await db.raw('drop trigger tasks_terms_on_delete');
     await db.raw('drop trigger tasks_terms_on_update');
-    await db.raw('drop trigger tasks_doc_on_insert');
+    await db.raw('drop trigger tasks_terms_on_insert');
     await db.raw(`drop table ${TERMS_TABLE}`);
     await db.raw('drop index tasks_doc_index');
     await db.raw('alter table tasks drop column doc');
