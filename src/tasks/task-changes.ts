@@ -116,8 +116,7 @@ export function createTaskChangeRecorder(listener?: TaskChangeListener): TaskCha
       return transactionNow(db, (trx) => {
         const changeNumber = takeTaskPlaceNow(trx, row.account_id, maxTasks);
         if (changeNumber === undefined) return undefined;
-        const inserted = insertTaskNow(trx, row, changeNumber);
-        indexNewTaskNow(trx, inserted);
+        const inserted = indexNewTaskNow(trx, row, (searchTexts) => insertTaskNow(trx, row, changeNumber, searchTexts));
         if (step && statementOf(step).now.run(trx, step.values(createdBy())) > 0) trx.afterCommit(step.committed);
         return inserted;
       });

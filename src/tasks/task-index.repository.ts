@@ -162,13 +162,17 @@ export function indexTasksNow(trx: Transaction, rows: readonly IndexedFields[]):
   updateTexts.now.run(trx, [JSON.stringify(texts)]);
 }
 
-/** The same for a task just inserted, synchronously, in SQLite's synchronous transaction (src/platform/transaction.ts, transactionNow). */
-export function indexNewTaskNow(trx: Transaction, row: IndexedFields): void {
+/**
+ * The same for a task about to be inserted, synchronously, in SQLite's synchronous transaction
+ * (src/platform/transaction.ts, transactionNow): `insert` writes the row with the search texts it is
+ * given, then the index rows are written.
+ */
+export function indexNewTaskNow<T>(trx: Transaction, row: IndexedFields, insert: (searchTexts: (string | null)[]) => T): T {
   const { words, labels, texts } = indexRows([row]);
+  const inserted = insert(texts[0]!.slice(1));
   if (words.length > 0) insertWordsSqlite.now.run(trx, [JSON.stringify(words)]);
   if (labels.length > 0) insertLabelsSqlite.now.run(trx, [JSON.stringify(labels)]);
-  const [[id, searchWords, searchLabels, searchTerms]] = texts as [(typeof texts)[number]];
-  if (searchTerms !== null) updateTextsOfOne.now.run(trx, [searchWords, searchLabels, searchTerms, id]);
+  return inserted;
 }
 
 /** The values PostgreSQL's one-statement create (src/tasks/task-create.repository.ts) indexes a task with: its row's search texts, then its index rows. */
@@ -214,6 +218,3 @@ const updateColumns = (columns: readonly string[]) =>
 const updateTexts = updateColumns(['search_words', 'search_labels', 'search_terms']);
 const updateWordAndLabelTexts = updateColumns(['search_words', 'search_labels']);
 const updateTerms = updateColumns(['search_terms']);
-const updateTextsOfOne = compiledQuery<[searchWords: string | null, searchLabels: string | null, searchTerms: string | null, id: string], never>((db, $) =>
-  db('tasks').update({ search_words: $(0), search_labels: $(1), search_terms: $(2) }).where('id', $(3)),
-);

@@ -87,10 +87,14 @@ export async function insertTask(db: Queryable, row: NewTaskRow, changeNumber: n
   return inserted;
 }
 
-/** The same, synchronously, in SQLite's synchronous transaction (src/platform/transaction.ts, transactionNow). */
-export function insertTaskNow(trx: Transaction, row: NewTaskRow, changeNumber: number): TaskRow {
+/**
+ * The same with its search texts (src/tasks/task-index.repository.ts), synchronously, in SQLite's
+ * synchronous transaction (src/platform/transaction.ts, transactionNow). The row takes its number in the
+ * full-text index here, so that no trigger rewrites it (src/platform/migrations/016-task-search-terms.ts).
+ */
+export function insertTaskNow(trx: Transaction, row: NewTaskRow, changeNumber: number, searchTexts: (string | null)[]): TaskRow {
   const inserted: TaskRow = { ...row, change_seq: changeNumber };
-  insertRow.now.run(trx, COLUMNS.map((column) => inserted[column]));
+  insertNumberedRow.now.run(trx, [...COLUMNS.map((column) => inserted[column]), ...searchTexts]);
   return inserted;
 }
 
@@ -256,6 +260,13 @@ const pageShapes: CompiledQuery<PageParams, TaskRow>[] = Array.from({ length: 8 
 type PageParams = [accountId: string, afterCreatedAt: number | undefined, afterId: string | undefined, status: StatusFilter, updatedSince: number | undefined, limit: number];
 
 const insertRow = compiledQuery<unknown[], never>((db, $) => db('tasks').insert(Object.fromEntries(COLUMNS.map((column, i) => [column, $(i)]))));
+const SEARCH_TEXTS = ['search_words', 'search_labels', 'search_terms'];
+const insertNumberedRow = compiledQuery<unknown[], never>((db, $) =>
+  db.raw(`insert into tasks (??, doc) values (${[...COLUMNS, ...SEARCH_TEXTS].map(() => '?').join(', ')}, (select coalesce(max(doc), 0) + 1 from tasks))`, [
+    [...COLUMNS, ...SEARCH_TEXTS],
+    ...[...COLUMNS, ...SEARCH_TEXTS].map((_, i) => $(i)),
+  ]),
+);
 
 const taskById = compiledQuery<[string, string], TaskRow>((db, $) => db('tasks').select(COLUMNS).where('id', $(0)).andWhere('account_id', $(1)).limit(1));
 

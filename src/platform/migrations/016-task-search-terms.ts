@@ -28,10 +28,13 @@ export async function up(db: Knex): Promise<void> {
   await db.raw(
     `create virtual table ${TERMS_TABLE} using fts5(terms, content = '', contentless_delete = 1, detail = none, tokenize = 'ascii', prefix = '35 37 39 41')`,
   );
-  // A task's terms are written after its row (src/tasks/task-index.repository.ts): an insert numbers the
-  // row (and indexes terms it came with), a change of the terms replaces them. The constant conditions
-  // skip the index's work where there is nothing to forget or to learn.
-  await db.raw(`create trigger tasks_terms_on_insert after insert on tasks for each row when new.doc is null begin
+  // A row inserted with its number (a task created through the API: src/tasks/tasks.repository.ts) has
+  // its terms indexed; any other row is numbered first. A change of the terms replaces them. The
+  // constant conditions skip the index's work where there is nothing to forget or to learn.
+  await db.raw(`create trigger tasks_terms_on_insert after insert on tasks for each row when new.doc is not null and new.search_terms is not null begin
+    insert into ${TERMS_TABLE} (rowid, terms) values (new.doc, new.search_terms);
+  end`);
+  await db.raw(`create trigger tasks_numbered_on_insert after insert on tasks for each row when new.doc is null begin
     update tasks set doc = (select coalesce(max(doc), 0) + 1 from tasks) where rowid = new.rowid;
     insert into ${TERMS_TABLE} (rowid, terms) select doc, search_terms from tasks where rowid = new.rowid and search_terms is not null;
   end`);
@@ -51,6 +54,7 @@ export async function down(db: Knex): Promise<void> {
   } else {
     await db.raw('drop trigger tasks_terms_on_delete');
     await db.raw('drop trigger tasks_terms_on_update');
+    await db.raw('drop trigger tasks_numbered_on_insert');
     await db.raw('drop trigger tasks_terms_on_insert');
     await db.raw(`drop table ${TERMS_TABLE}`);
     await db.raw('drop index tasks_doc_index');
