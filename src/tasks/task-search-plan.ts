@@ -41,13 +41,12 @@ export const termOf = (accountId: string, condition: Condition): string =>
 /**
  * Costs in units of one look-up in an index by task id (measured on SQLite with bench/search.bench.ts's
  * corpus; PostgreSQL's ratios are alike): a task the walk reads and tests by its row's search texts; a
- * task the full-text index lists for a label or, on SQLite, a word of up to 4 bytes (one list: its
- * prefix indexes, src/platform/migrations/016-task-search-terms.ts), or for another word (the lists of
- * every word it starts, merged); a task it answers, read by its id and sorted.
+ * task the full-text index lists for a condition it answers from one list (oneList), or for another (the
+ * lists of every word it starts, merged); a task it answers, read by its id and sorted.
  */
 const COST = { walked: 0.75, lookUp: 1, listed: 0.02, merged: 0.13, readAndSorted: 2.2 };
 
-/** The longest start of a word, in bytes, that SQLite's full-text index keeps a list of. */
+/** The longest start of a word, in bytes, that SQLite's full-text index keeps a list of (src/platform/migrations/016-task-search-terms.ts). */
 const PREFIX_LISTED_BYTES = 4;
 
 /** A row's terms answer the full-text query `?` on PostgreSQL, through the GIN index of src/platform/migrations/016-task-search-terms.ts. */
@@ -70,19 +69,21 @@ export function termsQuery(pg: boolean, accountId: string, conditions: Condition
   return terms.join(pg ? ' & ' : ' AND ');
 }
 
-/** A word whose start the full-text index answers from one list (or a label): cheap to count with others there. */
-const listed = (condition: Condition) => condition.kind === 'label' || Buffer.byteLength(condition.from) <= PREFIX_LISTED_BYTES;
+/**
+ * Whether the full-text index answers a condition from one list: a label; on SQLite also a word of up to
+ * 4 bytes (its prefix indexes). PostgreSQL's GIN index gathers every task of a word's start first.
+ */
+const oneList = (pg: boolean, condition: Condition) => condition.kind === 'label' || (!pg && Buffer.byteLength(condition.from) <= PREFIX_LISTED_BYTES);
 
 /** How to read a page with these conditions and `filters` other filters (status, priorities, due times). */
 export async function planPage(db: Db, accountId: string, conditions: Condition[], filters: number, limit: number): Promise<Plan> {
   if (conditions.length === 0) return { drive: 'order', conditions };
   const byTerms = conditions.every((condition) => fitsTerm(condition.kind === 'word' ? condition.from : condition.label));
   // Several conditions' tasks in common, which their counts alone guess badly (two labels of a thousand
-  // tasks each may share a hundred or none), are counted by the full-text index where that is cheap: on
-  // SQLite for labels and short words (a list each); on PostgreSQL for labels only, as its GIN index
-  // gathers every task of a word's start before it intersects (as costly as reading the page).
+  // tasks each may share a hundred or none), are counted by the full-text index where it answers each
+  // from one list (elsewhere counting them there costs as much as reading the page).
   const pg = isPostgres(db);
-  const together = byTerms && conditions.length > 1 && conditions.every((condition) => (pg ? condition.kind === 'label' : listed(condition)));
+  const together = byTerms && conditions.length > 1 && conditions.every((condition) => oneList(pg, condition));
   const values = together ? [accountId, termsQuery(pg, accountId, conditions)] : [accountId, ...conditions.flatMap((c) => [accountId, ...indexValues(c)])];
   const row = (await countsQuery(conditions, together).first(db, values))!;
   const tasks = Math.max(1, Number(row.tasks));
@@ -98,7 +99,7 @@ export async function planPage(db: Db, accountId: string, conditions: Condition[
   const found = Math.min(limit, matched);
   const walk = Math.min(tasks, limit / Math.max(share * SHARE_PER_FILTER ** filters, 1 / tasks)) * COST.walked + found * conditions.length * COST.lookUp;
   // Lists counted together were read once already, and cost little: the tasks answered decide.
-  const listing = estimates.reduce((sum, e) => sum + e.tasks * (listed(e.condition) && (!pg || e.condition.kind === 'label') ? COST.listed : COST.merged), 0);
+  const listing = estimates.reduce((sum, e) => sum + e.tasks * (oneList(pg, e.condition) ? COST.listed : COST.merged), 0);
   const terms = listing + matched * COST.readAndSorted;
   return { drive: terms < walk ? 'terms' : 'order', conditions: order };
 }
