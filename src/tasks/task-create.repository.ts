@@ -1,7 +1,7 @@
 import { compiledQuery, type Queryable, type StepBuilder } from '../platform/compiled-query.js';
 import { isPostgres } from '../platform/db.js';
 import { placeTaken } from './task-quota.js';
-import { newTaskIndexValues } from './task-index.repository.js';
+import { newTaskIndexValues, SEARCH_TEXT_COLUMNS } from './task-index.repository.js';
 import { COLUMNS, type NewTaskRow, type TaskRow } from './tasks.repository.js';
 
 // A create on PostgreSQL as one statement (src/tasks/task-changes.ts, created).
@@ -61,8 +61,9 @@ function createShape(step: StepBuilder | undefined) {
       .with(PLACE_TAKEN, placeTaken(db, $(0), $(1)))
       .with(
         CREATED,
-        db.raw(`insert into tasks (??, search_words, search_labels, search_terms, change_seq) select ${values.map(() => '?').join(', ')}, ?, ?, ?, task_change_seq from ?? returning ??`, [
+        db.raw(`insert into tasks (??, ??, change_seq) select ${values.map(() => '?').join(', ')}, ?, ?, ?, task_change_seq from ?? returning ??`, [
           NEW_COLUMNS,
+          [...SEARCH_TEXT_COLUMNS],
           ...values,
           $(indexAt),
           $(indexAt + 1),

@@ -72,17 +72,23 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * word is the start of its term.
  */
 const accountTerm = (accountId: string): string => (UUID.test(accountId) ? accountId.replaceAll('-', '') : `x${Buffer.from(accountId, 'utf8').toString('hex')}`);
-const termOf = (accountId: string, kind: 'w' | 'l', text: string): string => `${accountTerm(accountId)}${kind}${Buffer.from(text, 'utf8').subarray(0, TERM_BYTES).toString('hex')}`;
+const termOf = (account: string, kind: 'w' | 'l', text: string): string => `${account}${kind}${Buffer.from(text, 'utf8').subarray(0, TERM_BYTES).toString('hex')}`;
 /** The term of a task's word; a query word's term is the start of it. */
-export const wordTerm = (accountId: string, word: string): string => termOf(accountId, 'w', word);
+export const wordTerm = (accountId: string, word: string): string => termOf(accountTerm(accountId), 'w', word);
 /** The term of a task's label key. */
-export const labelTerm = (accountId: string, key: string): string => termOf(accountId, 'l', key);
+export const labelTerm = (accountId: string, key: string): string => termOf(accountTerm(accountId), 'l', key);
 /** Whether a query word or label key is whole in its term. */
 export const fitsTerm = (text: string): boolean => Buffer.byteLength(text, 'utf8') <= TERM_BYTES;
 
 /** A row's `search_terms`: its terms, a space between each. */
-const searchTermsText = (accountId: string, words: readonly string[], keys: readonly string[]): string | null =>
-  words.length + keys.length === 0 ? null : [...words.map((word) => wordTerm(accountId, word)), ...keys.map((key) => labelTerm(accountId, key))].join(' ');
+function searchTermsText(accountId: string, words: readonly string[], keys: readonly string[]): string | null {
+  if (words.length + keys.length === 0) return null;
+  const account = accountTerm(accountId);
+  return [...words.map((word) => termOf(account, 'w', word)), ...keys.map((key) => termOf(account, 'l', key))].join(' ');
+}
+
+/** The row's search texts, in the order indexNewTaskNow gives them and the statements that write them take them. */
+export const SEARCH_TEXT_COLUMNS = ['search_words', 'search_labels', 'search_terms'] as const;
 
 /** The index rows of tasks as column arrays, the shape both engines' statements take. */
 function indexRows(rows: readonly IndexedFields[]) {
@@ -215,6 +221,6 @@ const updateColumns = (columns: readonly string[]) =>
     }
     return db.raw(`update tasks set ${columns.map((c, i) => `${c} = v.value ->> ${i + 1}`).join(', ')} from json_each(?) as v where tasks.id = v.value ->> 0`, [$(0)]);
   });
-const updateTexts = updateColumns(['search_words', 'search_labels', 'search_terms']);
+const updateTexts = updateColumns(SEARCH_TEXT_COLUMNS);
 const updateWordAndLabelTexts = updateColumns(['search_words', 'search_labels']);
 const updateTerms = updateColumns(['search_terms']);

@@ -5,6 +5,7 @@ import { isPostgres } from '../platform/db.js';
 import type { Transaction } from '../platform/transaction.js';
 import { changeNumbersTaken } from './change-numbers.js';
 import type { PagePosition } from '../platform/page-cursor.js';
+import { SEARCH_TEXT_COLUMNS } from './task-index.repository.js';
 
 export type Task = components['schemas']['Task'];
 export type TaskStatus = components['schemas']['TaskStatus'];
@@ -260,13 +261,13 @@ const pageShapes: CompiledQuery<PageParams, TaskRow>[] = Array.from({ length: 8 
 type PageParams = [accountId: string, afterCreatedAt: number | undefined, afterId: string | undefined, status: StatusFilter, updatedSince: number | undefined, limit: number];
 
 const insertRow = compiledQuery<unknown[], never>((db, $) => db('tasks').insert(Object.fromEntries(COLUMNS.map((column, i) => [column, $(i)]))));
-const SEARCH_TEXTS = ['search_words', 'search_labels', 'search_terms'];
-const insertNumberedRow = compiledQuery<unknown[], never>((db, $) =>
-  db.raw(`insert into tasks (??, doc) values (${[...COLUMNS, ...SEARCH_TEXTS].map(() => '?').join(', ')}, (select coalesce(max(doc), 0) + 1 from tasks))`, [
-    [...COLUMNS, ...SEARCH_TEXTS],
-    ...[...COLUMNS, ...SEARCH_TEXTS].map((_, i) => $(i)),
-  ]),
-);
+const insertNumberedRow = compiledQuery<unknown[], never>((db, $) => {
+  const columns = [...COLUMNS, ...SEARCH_TEXT_COLUMNS];
+  return db.raw(`insert into tasks (??, doc) values (${columns.map(() => '?').join(', ')}, (select coalesce(max(doc), 0) + 1 from tasks))`, [
+    columns,
+    ...columns.map((_, i) => $(i)),
+  ]);
+});
 
 const taskById = compiledQuery<[string, string], TaskRow>((db, $) => db('tasks').select(COLUMNS).where('id', $(0)).andWhere('account_id', $(1)).limit(1));
 

@@ -50,6 +50,22 @@ export async function insertAccount(db: Db, taskCount = 0): Promise<string> {
   return id;
 }
 
+/** A task row as a migration finds it stored: open, priority 3, made at 1,000 + `i` ms with change number `i` + 1. */
+export function storedTaskRow(accountId: string, i: number, title: string, notes: string | null, labels: string[]) {
+  return {
+    id: randomUUID(),
+    account_id: accountId,
+    title,
+    notes,
+    status: 'open',
+    priority: 3,
+    labels: JSON.stringify(labels),
+    created_at: 1_000 + i,
+    updated_at: 1_000 + i,
+    change_seq: i + 1,
+  };
+}
+
 export async function insertConnectorAccount(db: Db, accountId: string, type: 'github' | 'ical' = 'github'): Promise<string> {
   const id = randomUUID();
   const now = Date.now();

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { findTaskPage } from '../../tasks/task-search.repository.js';
 import { taskFilters } from '../../tasks/task-filters.js';
-import { insertAccount } from '../../test-support/databases.js';
+import { insertAccount, storedTaskRow } from '../../test-support/databases.js';
 import { closeDb, createDb } from '../db.js';
 import { migrations } from './index.js';
 
@@ -15,18 +14,7 @@ describe('014 and 015: finding tasks migrates the tasks stored before it', () =>
       await db.migrate.down({ migrationSource: migrations, name: '015-task-search-texts' });
       await db.migrate.down({ migrationSource: migrations, name: '014-finding-tasks' });
       const accountId = await insertAccount(db);
-      const task = (i: number, title: string, notes: string | null, labels: string[]) => ({
-        id: randomUUID(),
-        account_id: accountId,
-        title,
-        notes,
-        status: 'open',
-        priority: 3,
-        labels: JSON.stringify(labels),
-        created_at: 1_000 + i,
-        updated_at: 1_000 + i,
-        change_seq: i + 1,
-      });
+      const task = (i: number, title: string, notes: string | null, labels: string[]) => storedTaskRow(accountId, i, title, notes, labels);
       // More than one batch of the migration's backfill.
       const rows = Array.from({ length: 1_203 }, (_, i) => task(i, `Filler ${i}`, null, ['bulk']));
       rows.push(task(2_000, 'Café au lait', 'Ask Zoë', ['Home', 'home', 'Errands']));

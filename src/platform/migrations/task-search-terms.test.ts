@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { indexTasks, writeIndexRows, writeSearchTexts } from '../../tasks/task-index.repository.js';
 import { taskFilters } from '../../tasks/task-filters.js';
 import { findTaskPage, pageStatement } from '../../tasks/task-search.repository.js';
-import { createMigratedDb, engines, insertAccount, type MigratedDb } from '../../test-support/databases.js';
+import { createMigratedDb, engines, insertAccount, storedTaskRow, type MigratedDb } from '../../test-support/databases.js';
 import { isPostgres, type Db } from '../db.js';
 import { migrations } from './index.js';
 
@@ -16,18 +15,7 @@ describe.each(engines)('016: search terms in a full-text index (%s)', (engine) =
     migrated = undefined;
   });
 
-  const task = (accountId: string, i: number, title: string, labels: string[]) => ({
-    id: randomUUID(),
-    account_id: accountId,
-    title,
-    notes: null,
-    status: 'open',
-    priority: 3,
-    labels: JSON.stringify(labels),
-    created_at: 1_000 + i,
-    updated_at: 1_000 + i,
-    change_seq: i + 1,
-  });
+  const task = (accountId: string, i: number, title: string, labels: string[]) => storedTaskRow(accountId, i, title, null, labels);
   /** Titles of a page through the full-text index (the plan's choice, checked in its statement). */
   const byTerms = async (db: Db, accountId: string, query: Parameters<typeof taskFilters>[0]) => {
     const page = { filters: taskFilters(query), sort: 'created' as const, limit: 10 };
