@@ -18,9 +18,10 @@ afterAll(async () => {
 });
 
 // Words in several scripts, with accents (composed and not), ligatures, digits, case pairs that
-// lower-case unevenly (İ, ẞ), and emoji; joined by punctuation, spaces and emoji.
+// lower-case unevenly (İ, ẞ), and emoji; joined by punctuation, spaces and emoji. Some hold the start of
+// another inside them ('prepaid' holds 'rep', 'Barcelona' holds 'na'), which no query word may find.
 const WORDS = [
-  'Café', 'cafe', 'CAFÉ', 'au', 'lait', 'Quarterly', 'report', 'Rép', 'naïve', 'nai\u0308ve', 'e\u0301clair', 'Straße', 'STRASSE', 'ẞ',
+  'Café', 'cafe', 'CAFÉ', 'au', 'lait', 'Quarterly', 'report', 'prepaid', 'Barcelona', 'Rép', 'naïve', 'nai\u0308ve', 'e\u0301clair', 'Straße', 'STRASSE', 'ẞ',
   'İstanbul', 'ıi', 'ﬁle', 'x²', '½', 'Ⅻ', '2026', '42nd', 'Ωμέγα', 'ωμεγα', 'Привет', 'привет', 'Ёлка', 'ёлка', '東京', '日本語', 'مرحبا',
   'שלום', 'हिन्दी', 'Ελλάδα', 'ελλαδα', 'Łódź', 'lodz', 'Ærø', 'Œuvre', 'ǅemal', 'Ａｂｃ', 'abc', 'rent', 'Rent', 'home',
 ];
@@ -43,9 +44,10 @@ const newTask: fc.Arbitrary<TaskCreate> = fc.record({
   labels: fc.uniqueArray(fc.constantFrom(...LABELS), { maxLength: 3 }),
 });
 
-/** A query word: a word of the pool, a start of one, in another case, or two of them. */
+/** A query word: a word of the pool, a start of one, a piece from inside one, in another case, or two of them. */
 const queryText = fc.oneof(
   fc.constantFrom(...WORDS).chain((word) => fc.integer({ min: 1, max: word.length }).map((end) => word.slice(0, end))),
+  fc.constantFrom(...WORDS.filter((word) => word.length > 2)).chain((word) => fc.integer({ min: 1, max: word.length - 2 }).map((start) => word.slice(start, start + 3))),
   fc.constantFrom(...WORDS).map((word) => word.toUpperCase()),
   fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...WORDS)).map(([a, b]) => `${a.slice(0, 3)} ${b}`),
   fc.constantFrom('', '!!', '🙂', ' - '),
@@ -132,6 +134,13 @@ describe('finding tasks among many: where a word or label matches hundreds of ta
     const stored: Task[] = [];
     for await (const task of client.listAllTasks({ limit: 200 })) stored.push(task);
     expect(stored).toHaveLength(450);
+    // Words that start a third of the tasks' words or more are read by a walk of the row texts: 'na' and 'e'
+    // also sit inside words that do not start with them ('Barcelona', 'Café'), which the walk must pass by.
+    for (const q of [{ sort: 'created' as const, q: 'na' }, { sort: 'due' as const, q: 'e' }, { sort: '-created' as const, q: 'rep e' }]) {
+      const expected = stored.filter((task) => taskMatches(q, task)).sort(compareTasks(q.sort)).map((task) => task.id);
+      expect(expected.length, JSON.stringify(q)).toBeGreaterThan(50);
+      expect(await walk(client, q, 50), JSON.stringify(q)).toEqual(expected);
+    }
     const wide = fc.oneof(query, fc.constantFrom({ sort: 'due' as const, q: 'rep' }, { sort: '-updated' as const, label: ['EVERY'] }, { sort: 'priority' as const, label: ['every', 'home'] }));
     await fc.assert(
       fc.asyncProperty(wide, fc.integer({ min: 40, max: 60 }), async (q, limit) => {

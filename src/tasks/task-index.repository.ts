@@ -11,10 +11,10 @@ import type { Transaction } from '../platform/transaction.js';
 //
 // The task's row carries the same words and label keys as one text each (`search_words`,
 // `search_labels`): a walk through the account's tasks tests the row it reads anyway, where a look-up
-// in the index per task cost several times more (bench/search.bench.ts). Such a text contains every
-// query word's `searchWordsNeedle` that one of the task's words starts with, and each label key's
-// `searchLabelNeedle` (it may contain more, of a label that holds a line break): the rows' index
-// confirms what the text lets through (src/tasks/task-search.repository.ts).
+// in the index per task cost several times more (bench/search.bench.ts). Such a text contains a query
+// word's `searchWordsNeedle` exactly when one of the task's words starts with it (a word holds no space),
+// and each label key's `searchLabelNeedle` (and more, of a label that holds a line break): the index
+// confirms a label the text lets through (src/tasks/task-search.repository.ts).
 //
 // The row also carries its search terms (`search_terms`): each word and label key as a token of the
 // account's own, in a full-text index (SQLite FTS5, PostgreSQL GIN), which intersects the lists of

@@ -5,7 +5,7 @@ import { compiledQuery, type CompiledQuery } from '../platform/compiled-query.js
 import { isPostgres, type Db } from '../platform/db.js';
 import { NO_DUE_TIME_SQL } from '../platform/migrations/014-finding-tasks.js';
 import { TERMS_TABLE } from '../platform/migrations/016-task-search-terms.js';
-import { conditionsOf, indexValues, planPage, rowNeedle, TERMS_MATCH_PG, termsQuery, type Condition, type Plan } from './task-search-plan.js';
+import { conditionsOf, planPage, rowNeedle, TERMS_MATCH_PG, termsQuery, type Condition, type Plan } from './task-search-plan.js';
 import { toTask } from './tasks.presenter.js';
 import { COLUMNS, type StatusFilter, type TaskRow } from './tasks.repository.js';
 
@@ -97,8 +97,8 @@ function shapeOf({ filters, sort, after }: PageRequest, plan: Plan): Shape {
 
 /**
  * The query's values, in the order buildPage takes its placeholders: the fixed ones, then a walk's for each
- * condition (its needle in the row's text, the index's values) in the plan's order, or the full-text
- * query of them all.
+ * condition (its needle in the row's text, and a label's key for its look-up) in the plan's order, or the
+ * full-text query of them all.
  */
 function pageValues(db: Knex, accountId: string, { filters, sort, after, limit }: PageRequest, plan: Plan): unknown[] {
   const pg = isPostgres(db);
@@ -112,7 +112,7 @@ function pageValues(db: Knex, accountId: string, { filters, sort, after, limit }
     filters.dueBefore ?? null,
     filters.updatedSince ?? null,
     limit,
-    ...(plan.drive === 'terms' ? [termsQuery(pg, accountId, plan.conditions)] : plan.conditions.flatMap((condition) => [rowNeedle(condition), ...indexValues(condition)])),
+    ...(plan.drive === 'terms' ? [termsQuery(pg, accountId, plan.conditions)] : plan.conditions.flatMap((condition) => (condition.kind === 'word' ? [rowNeedle(condition)] : [rowNeedle(condition), condition.label]))),
   ];
 }
 
@@ -159,11 +159,7 @@ function buildPage(db: Knex, $: (index: number) => never, shape: Shape): Knex.Qu
   const dueBefore = next();
   const updatedSince = next();
   const limit = next();
-  const conditions = shape.conditions.map((kind) =>
-    kind === 'word'
-      ? { text: 't.search_words', needle: next(), table: 'task_words', sql: 'word >= ? and word < ?', values: [next(), next()] }
-      : { text: 't.search_labels', needle: next(), table: 'task_labels', sql: 'label = ?', values: [next()] },
-  );
+  const conditions = shape.conditions.map((kind) => (kind === 'word' ? { text: 't.search_words', needle: next() } : { text: 't.search_labels', needle: next(), label: next() }));
 
   const query = db.select(COLUMNS.map((column) => `t.${column}`));
   // The full-text index answers the tasks with every term (src/platform/migrations/016-task-search-terms.ts):
@@ -185,19 +181,19 @@ function buildPage(db: Knex, $: (index: number) => never, shape: Shape): Knex.Qu
     else query.andWhereRaw('t.priority in (select value from json_each(?))', [priorities]);
   }
   // A walk: each query word starts some word of the task, each label is one of its labels, the
-  // fewest-matching first. It tests the row it reads by its search texts, then confirms by the index
-  // (src/tasks/task-index.repository.ts); the look-ups come after every text test, in one CASE, as SQLite
+  // fewest-matching first. It tests the row it reads by its search texts: a word's test is exact, a
+  // label's lets through a task whose own label holds a line break, so the index confirms each label
+  // (src/tasks/task-index.repository.ts). The look-ups come after every text test, in one CASE, as SQLite
   // would otherwise make them before it reads the row (they need only the id its index holds). PostgreSQL
   // would turn a look-up into a join planned from its guess of how many tasks match; `offset 0` keeps it
   // a test of the task.
   if (conditions.length > 0) {
-    const perTask = pg ? ' offset 0' : '';
-    const lookUp = ({ table, sql }: (typeof conditions)[number]) => `exists (select 1 from ${table} x where x.task_id = t.id and x.${sql.replaceAll(' and ', ' and x.')}${perTask})`;
     const texts = conditions.map(({ text }) => (pg ? `strpos(${text}, ?) > 0` : `instr(${text}, ?) > 0`));
-    query.andWhereRaw(`case when ${texts.join(' and ')} then ${conditions.map(lookUp).join(' and ')} else ${pg ? 'false' : '0'} end`, [
-      ...conditions.map(({ needle }) => needle),
-      ...conditions.flatMap(({ values }) => values),
-    ]);
+    const labels = conditions.flatMap(({ label }) => (label === undefined ? [] : [label]));
+    const lookUp = `exists (select 1 from task_labels x where x.task_id = t.id and x.label = ?${pg ? ' offset 0' : ''})`;
+    const needles = conditions.map(({ needle }) => needle);
+    if (labels.length === 0) query.andWhereRaw(texts.join(' and '), needles);
+    else query.andWhereRaw(`case when ${texts.join(' and ')} then ${labels.map(() => lookUp).join(' and ')} else ${pg ? 'false' : '0'} end`, [...needles, ...labels]);
   }
   return query.orderByRaw(columns.map((c) => `${qualified(c)} ${descending ? 'desc' : 'asc'}`).join(', ')).limit(limit);
 }
