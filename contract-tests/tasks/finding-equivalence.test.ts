@@ -26,7 +26,8 @@ const WORDS = [
   'שלום', 'हिन्दी', 'Ελλάδα', 'ελλαδα', 'Łódź', 'lodz', 'Ærø', 'Œuvre', 'ǅemal', 'Ａｂｃ', 'abc', 'rent', 'Rent', 'home',
 ];
 const SEPARATORS = [' ', ' ', '-', ', ', '.', '/', '🙂', '_', "'", ' 👍🏽 ', '\u00a0', '(', ')'];
-const LABELS = ['Home', 'home', 'HOME', 'Work', 'urgent', 'Ünïcode', 'ünïcode', 'straße', 'STRASSE', 'İ', 'i̇', 'Δ', 'δ', '東京'];
+// Labels in mixed case, and two that hold another label after a line break or a backslash.
+const LABELS = ['Home', 'home', 'HOME', 'Work', 'urgent', 'Ünïcode', 'ünïcode', 'straße', 'STRASSE', 'İ', 'i̇', 'Δ', 'δ', '東京', 'Errands\nhome', 'Work\\nhome'];
 const TIMES = ['2026-11-27T23:00:00.000Z', '2026-11-28T00:00:00.000Z', '2026-11-28T09:30:00.000Z', '2026-12-01T17:00:00.000Z', '1999-01-01T00:00:00.000Z'];
 const SORTS: TaskSort[] = ['created', '-created', 'updated', '-updated', 'due', 'priority'];
 
@@ -134,9 +135,11 @@ describe('finding tasks among many: where a word or label matches hundreds of ta
     const stored: Task[] = [];
     for await (const task of client.listAllTasks({ limit: 200 })) stored.push(task);
     expect(stored).toHaveLength(450);
-    // Words that start a third of the tasks' words or more are read by a walk of the row texts: 'na' and 'e'
-    // also sit inside words that do not start with them ('Barcelona', 'Café'), which the walk must pass by.
-    for (const q of [{ sort: 'created' as const, q: 'na' }, { sort: 'due' as const, q: 'e' }, { sort: '-created' as const, q: 'rep e' }]) {
+    // Words and labels that a third of the tasks or more have are read by a walk of the row texts: 'na' and
+    // 'e' also sit inside words that do not start with them ('Barcelona', 'Café'), and 'home' inside labels
+    // after a line break ('Errands\nhome'), which the walk must pass by.
+    const walks = [{ sort: 'created' as const, q: 'na' }, { sort: 'due' as const, q: 'e' }, { sort: '-created' as const, q: 'rep e' }, { sort: 'updated' as const, label: ['HOME'] }];
+    for (const q of walks) {
       const expected = stored.filter((task) => taskMatches(q, task)).sort(compareTasks(q.sort)).map((task) => task.id);
       expect(expected.length, JSON.stringify(q)).toBeGreaterThan(50);
       expect(await walk(client, q, 50), JSON.stringify(q)).toEqual(expected);

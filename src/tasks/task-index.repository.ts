@@ -13,8 +13,8 @@ import type { Transaction } from '../platform/transaction.js';
 // `search_labels`): a walk through the account's tasks tests the row it reads anyway, where a look-up
 // in the index per task cost several times more (bench/search.bench.ts). Such a text contains a query
 // word's `searchWordsNeedle` exactly when one of the task's words starts with it (a word holds no space),
-// and each label key's `searchLabelNeedle` (and more, of a label that holds a line break): the index
-// confirms a label the text lets through (src/tasks/task-search.repository.ts).
+// and a label key's `searchLabelNeedle` exactly when the task carries it (each key written without line
+// breaks between line breaks), so the walk's test of the row is the whole test.
 //
 // The row also carries its search terms (`search_terms`): each word and label key as a token of the
 // account's own, in a full-text index (SQLite FTS5, PostgreSQL GIN), which intersects the lists of
@@ -49,13 +49,18 @@ export function labelsOf(labels: readonly string[]): [key: string, name: string]
 
 /** A row's `search_words`: a space before each word (a word holds none). */
 const searchWordsText = (words: readonly string[]): string | null => (words.length === 0 ? null : words.map((word) => ` ${word}`).join(''));
+/**
+ * A label key as `search_labels` holds it: a key may hold a line break, written `\n` (and a backslash
+ * `\\`), so that a line break only ever stands between two keys.
+ */
+const keyInText = (key: string): string => key.replaceAll('\\', '\\\\').replaceAll('\n', '\\n');
 /** A row's `search_labels`: each key between line breaks. */
-const searchLabelsText = (keys: readonly string[]): string | null => (keys.length === 0 ? null : `\n${keys.join('\n')}\n`);
+const searchLabelsText = (keys: readonly string[]): string | null => (keys.length === 0 ? null : `\n${keys.map(keyInText).join('\n')}\n`);
 
 /** What a row's `search_words` contains when one of its words starts with `word`. */
 export const searchWordsNeedle = (word: string): string => ` ${word}`;
 /** What a row's `search_labels` contains when it carries the label key `key`. */
-export const searchLabelNeedle = (key: string): string => `\n${key}\n`;
+export const searchLabelNeedle = (key: string): string => `\n${keyInText(key)}\n`;
 
 /**
  * The longest start of a word or label key a term holds, in UTF-8 bytes: PostgreSQL keeps a lexeme under

@@ -40,12 +40,11 @@ export const termOf = (accountId: string, condition: Condition): string =>
 
 /**
  * Costs in units of one look-up in an index by task id (measured on SQLite with bench/search.bench.ts's
- * corpus; PostgreSQL's ratios are alike), which a walk makes for each label of a task that passed its
- * search texts' test: a task the walk reads and tests by its row's search texts; a
+ * corpus; PostgreSQL's ratios are alike): a task the walk reads and tests by its row's search texts; a
  * task the full-text index lists for a condition it answers from one list (oneList), or for another (the
  * lists of every word it starts, merged); a task it answers, read by its id and sorted.
  */
-const COST = { walked: 0.75, lookUp: 1, listed: 0.02, merged: 0.13, readAndSorted: 2.2 };
+const COST = { walked: 0.75, listed: 0.02, merged: 0.13, readAndSorted: 2.2 };
 
 /** The longest start of a word, in bytes, that SQLite's full-text index keeps a list of (src/platform/migrations/016-task-search-terms.ts). */
 const PREFIX_LISTED_BYTES = 4;
@@ -97,8 +96,7 @@ export async function planPage(db: Db, accountId: string, conditions: Condition[
   if (!byTerms) return { drive: 'order', conditions: order };
   const matched = together ? estimate(Number(row.together)) : estimates.reduce((product, e) => product * Math.min(1, e.tasks / tasks), 1) * tasks;
   const share = matched / tasks;
-  const found = Math.min(limit, matched);
-  const walk = Math.min(tasks, limit / Math.max(share * SHARE_PER_FILTER ** filters, 1 / tasks)) * COST.walked + found * conditions.filter((condition) => condition.kind === 'label').length * COST.lookUp;
+  const walk = Math.min(tasks, limit / Math.max(share * SHARE_PER_FILTER ** filters, 1 / tasks)) * COST.walked;
   // Lists counted together were read once already, and cost little: the tasks answered decide.
   const listing = estimates.reduce((sum, e) => sum + e.tasks * (oneList(pg, e.condition) ? COST.listed : COST.merged), 0);
   const terms = listing + matched * COST.readAndSorted;

@@ -96,9 +96,8 @@ function shapeOf({ filters, sort, after }: PageRequest, plan: Plan): Shape {
 }
 
 /**
- * The query's values, in the order buildPage takes its placeholders: the fixed ones, then a walk's for each
- * condition (its needle in the row's text, and a label's key for its look-up) in the plan's order, or the
- * full-text query of them all.
+ * The query's values, in the order buildPage takes its placeholders: the fixed ones, then a walk's needle
+ * in the row's text for each condition in the plan's order, or the full-text query of them all.
  */
 function pageValues(db: Knex, accountId: string, { filters, sort, after, limit }: PageRequest, plan: Plan): unknown[] {
   const pg = isPostgres(db);
@@ -112,7 +111,7 @@ function pageValues(db: Knex, accountId: string, { filters, sort, after, limit }
     filters.dueBefore ?? null,
     filters.updatedSince ?? null,
     limit,
-    ...(plan.drive === 'terms' ? [termsQuery(pg, accountId, plan.conditions)] : plan.conditions.flatMap((condition) => (condition.kind === 'word' ? [rowNeedle(condition)] : [rowNeedle(condition), condition.label]))),
+    ...(plan.drive === 'terms' ? [termsQuery(pg, accountId, plan.conditions)] : plan.conditions.map(rowNeedle)),
   ];
 }
 
@@ -159,7 +158,7 @@ function buildPage(db: Knex, $: (index: number) => never, shape: Shape): Knex.Qu
   const dueBefore = next();
   const updatedSince = next();
   const limit = next();
-  const conditions = shape.conditions.map((kind) => (kind === 'word' ? { text: 't.search_words', needle: next() } : { text: 't.search_labels', needle: next(), label: next() }));
+  const conditions = shape.conditions.map((kind) => ({ text: kind === 'word' ? 't.search_words' : 't.search_labels', needle: next() }));
 
   const query = db.select(COLUMNS.map((column) => `t.${column}`));
   // The full-text index answers the tasks with every term (src/platform/migrations/016-task-search-terms.ts):
@@ -181,20 +180,8 @@ function buildPage(db: Knex, $: (index: number) => never, shape: Shape): Knex.Qu
     else query.andWhereRaw('t.priority in (select value from json_each(?))', [priorities]);
   }
   // A walk: each query word starts some word of the task, each label is one of its labels, the
-  // fewest-matching first. It tests the row it reads by its search texts: a word's test is exact, a
-  // label's lets through a task whose own label holds a line break, so the index confirms each label
-  // (src/tasks/task-index.repository.ts). The look-ups come after every text test, in one CASE, as SQLite
-  // would otherwise make them before it reads the row (they need only the id its index holds). PostgreSQL
-  // would turn a look-up into a join planned from its guess of how many tasks match; `offset 0` keeps it
-  // a test of the task.
-  if (conditions.length > 0) {
-    const texts = conditions.map(({ text }) => (pg ? `strpos(${text}, ?) > 0` : `instr(${text}, ?) > 0`));
-    const labels = conditions.flatMap(({ label }) => (label === undefined ? [] : [label]));
-    const lookUp = `exists (select 1 from task_labels x where x.task_id = t.id and x.label = ?${pg ? ' offset 0' : ''})`;
-    const needles = conditions.map(({ needle }) => needle);
-    if (labels.length === 0) query.andWhereRaw(texts.join(' and '), needles);
-    else query.andWhereRaw(`case when ${texts.join(' and ')} then ${labels.map(() => lookUp).join(' and ')} else ${pg ? 'false' : '0'} end`, [...needles, ...labels]);
-  }
+  // fewest-matching first, tested on the row it reads by its search texts (src/tasks/task-index.repository.ts).
+  for (const { text, needle } of conditions) query.andWhereRaw(pg ? `strpos(${text}, ?) > 0` : `instr(${text}, ?) > 0`, [needle]);
   return query.orderByRaw(columns.map((c) => `${qualified(c)} ${descending ? 'desc' : 'asc'}`).join(', ')).limit(limit);
 }
 
