@@ -51,7 +51,9 @@ export function createOpenApiValidator(document: Record<string, unknown>, valida
  * get the same operation with their own path parameters, decoded by the route as the library decodes
  * them. The library compiles each documented path to a regular expression, in order, on every request
  * until one matches: half the CPU of a `GET /me` on SQLite (48 to 102 us in bench/pipeline.bench.ts),
- * and a validator per path, which would match one, took eight times as long to start.
+ * and a validator per path, which would match one, took eight times as long to start. A release that
+ * keeps each path's compiled expression (the library's open pull request 1217, "perf: cache route
+ * matchers") makes this step the library's own again.
  */
 function matchedOnce(matchOperation: RequestHandler): RequestHandler {
   let matched: Record<string, unknown> | undefined;
