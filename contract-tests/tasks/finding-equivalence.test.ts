@@ -19,15 +19,16 @@ afterAll(async () => {
 
 // Words in several scripts, with accents (composed and not), ligatures, digits, case pairs that
 // lower-case unevenly (İ, ẞ), and emoji; joined by punctuation, spaces and emoji. Some hold the start of
-// another inside them ('prepaid' holds 'rep', 'Barcelona' holds 'na'), which no query word may find.
+// another inside them ('prepaid' holds 'rep', 'Barcelona' holds 'na'), which no query word may find; one
+// holds a letter that NFKD makes a space (U+FE70), so that its word is 'bar eau', which 'eau' does not start.
 const WORDS = [
-  'Café', 'cafe', 'CAFÉ', 'au', 'lait', 'Quarterly', 'report', 'prepaid', 'Barcelona', 'Rép', 'naïve', 'nai\u0308ve', 'e\u0301clair', 'Straße', 'STRASSE', 'ẞ',
+  'Café', 'cafe', 'CAFÉ', 'au', 'lait', 'Quarterly', 'report', 'prepaid', 'Barcelona', 'Bar\ufe70eau', 'Rép', 'naïve', 'nai\u0308ve', 'e\u0301clair', 'Straße', 'STRASSE', 'ẞ',
   'İstanbul', 'ıi', 'ﬁle', 'x²', '½', 'Ⅻ', '2026', '42nd', 'Ωμέγα', 'ωμεγα', 'Привет', 'привет', 'Ёлка', 'ёлка', '東京', '日本語', 'مرحبا',
   'שלום', 'हिन्दी', 'Ελλάδα', 'ελλαδα', 'Łódź', 'lodz', 'Ærø', 'Œuvre', 'ǅemal', 'Ａｂｃ', 'abc', 'rent', 'Rent', 'home',
 ];
 const SEPARATORS = [' ', ' ', '-', ', ', '.', '/', '🙂', '_', "'", ' 👍🏽 ', '\u00a0', '(', ')'];
-// Labels in mixed case, and two that hold another label after a line break or a backslash.
-const LABELS = ['Home', 'home', 'HOME', 'Work', 'urgent', 'Ünïcode', 'ünïcode', 'straße', 'STRASSE', 'İ', 'i̇', 'Δ', 'δ', '東京', 'Errands\nhome', 'Work\\nhome'];
+// Labels in mixed case, and two that hold another label after a line break, or after a backslash and n.
+const LABELS = ['Home', 'home', 'HOME', 'Work', 'urgent', 'Ünïcode', 'ünïcode', 'straße', 'STRASSE', 'İ', 'i̇', 'Δ', 'δ', '東京', 'Errands\nhome', 'Errands\\nhome'];
 const TIMES = ['2026-11-27T23:00:00.000Z', '2026-11-28T00:00:00.000Z', '2026-11-28T09:30:00.000Z', '2026-12-01T17:00:00.000Z', '1999-01-01T00:00:00.000Z'];
 const SORTS: TaskSort[] = ['created', '-created', 'updated', '-updated', 'due', 'priority'];
 
@@ -135,9 +136,9 @@ describe('finding tasks among many: where a word or label matches hundreds of ta
     const stored: Task[] = [];
     for await (const task of client.listAllTasks({ limit: 200 })) stored.push(task);
     expect(stored).toHaveLength(450);
-    // Words and labels that a third of the tasks or more have are read by a walk of the row texts: 'na' and
-    // 'e' also sit inside words that do not start with them ('Barcelona', 'Café'), and 'home' inside labels
-    // after a line break ('Errands\nhome'), which the walk must pass by.
+    // Words and labels that many tasks have, which the plan may read by a walk of the rows' texts: 'na' also
+    // sits inside words that do not start with it ('Barcelona'), 'e' inside 'bar eau', 'home' inside labels
+    // after a line break ('Errands\nhome'), and a walk must pass those by.
     const walks = [{ sort: 'created' as const, q: 'na' }, { sort: 'due' as const, q: 'e' }, { sort: '-created' as const, q: 'rep e' }, { sort: 'updated' as const, label: ['HOME'] }];
     for (const q of walks) {
       const expected = stored.filter((task) => taskMatches(q, task)).sort(compareTasks(q.sort)).map((task) => task.id);
@@ -153,6 +154,29 @@ describe('finding tasks among many: where a word or label matches hundreds of ta
       { numRuns: 25 },
     );
   }, 240_000);
+});
+
+describe('finding tasks: a walk of the rows passes by what only looks like a match', () => {
+  it("half the tasks have 'eau', 'Home' and 'A<line break>B'; the other half 'bar eau', 'x<line break>home' and 'a\\nb': each query finds the first half", async () => {
+    const { client } = await signedInClient(server);
+    // Half the tasks match each query, so that its pages are read by a walk of the rows' texts (src/tasks/task-search-plan.ts).
+    for (let i = 0; i < 80; i += 20) {
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, j) => {
+          dataOf(await client.createTask({ title: `Eau ${i + j}`, labels: ['Home', 'A\nB'] }));
+          // NFKD makes a space of U+FE70: the word is 'bar eau', which 'eau' does not start.
+          dataOf(await client.createTask({ title: `Bar\ufe70eau ${i + j}`, labels: ['x\nhome', 'a\\nb'] }));
+        }),
+      );
+    }
+    const stored: Task[] = [];
+    for await (const task of client.listAllTasks({ limit: 200 })) stored.push(task);
+    for (const q of [{ sort: 'created' as const, q: 'eau' }, { sort: '-created' as const, label: ['HOME'] }, { sort: 'updated' as const, label: ['a\nb'] }]) {
+      const expected = stored.filter((task) => taskMatches(q, task)).sort(compareTasks(q.sort)).map((task) => task.id);
+      expect(expected, JSON.stringify(q)).toHaveLength(80);
+      expect(await walk(client, q, 50), JSON.stringify(q)).toEqual(expected);
+    }
+  });
 });
 
 describe('finding tasks: what a person types', () => {

@@ -12,9 +12,10 @@ import type { Transaction } from '../platform/transaction.js';
 // The task's row carries the same words and label keys as one text each (`search_words`,
 // `search_labels`): a walk through the account's tasks tests the row it reads anyway, where a look-up
 // in the index per task cost several times more (bench/search.bench.ts). Such a text contains a query
-// word's `searchWordsNeedle` exactly when one of the task's words starts with it (a word holds no space),
-// and a label key's `searchLabelNeedle` exactly when the task carries it (each key written without line
-// breaks between line breaks), so the walk's test of the row is the whole test.
+// word's `searchWordsNeedle` exactly when one of the task's words starts with it (each word written
+// without spaces after a space), and a label key's `searchLabelNeedle` exactly when the task carries it
+// (each key written without line breaks between line breaks), so the walk's test of the row is the whole
+// test.
 //
 // The row also carries its search terms (`search_terms`): each word and label key as a token of the
 // account's own, in a full-text index (SQLite FTS5, PostgreSQL GIN), which intersects the lists of
@@ -47,8 +48,13 @@ export function labelsOf(labels: readonly string[]): [key: string, name: string]
   return [...byKey];
 }
 
-/** A row's `search_words`: a space before each word (a word holds none). */
-const searchWordsText = (words: readonly string[]): string | null => (words.length === 0 ? null : words.map((word) => ` ${word}`).join(''));
+/**
+ * A word as `search_words` holds it: NFKD makes a space of a few letters (U+FDFA, U+FE70 and others), so a
+ * space within a word is written as a line break, which no word holds, and a space only ever starts a word.
+ */
+const wordInText = (word: string): string => word.replaceAll(' ', '\n');
+/** A row's `search_words`: a space before each word. */
+const searchWordsText = (words: readonly string[]): string | null => (words.length === 0 ? null : words.map((word) => ` ${wordInText(word)}`).join(''));
 /**
  * A label key as `search_labels` holds it: a key may hold a line break, written `\n` (and a backslash
  * `\\`), so that a line break only ever stands between two keys.
@@ -58,7 +64,7 @@ const keyInText = (key: string): string => key.replaceAll('\\', '\\\\').replaceA
 const searchLabelsText = (keys: readonly string[]): string | null => (keys.length === 0 ? null : `\n${keys.map(keyInText).join('\n')}\n`);
 
 /** What a row's `search_words` contains when one of its words starts with `word`. */
-export const searchWordsNeedle = (word: string): string => ` ${word}`;
+export const searchWordsNeedle = (word: string): string => ` ${wordInText(word)}`;
 /** What a row's `search_labels` contains when it carries the label key `key`. */
 export const searchLabelNeedle = (key: string): string => `\n${keyInText(key)}\n`;
 

@@ -13,7 +13,7 @@ import * as taskTitlePrefix from './013-task-title-prefix.js';
 import * as findingTasks from './014-finding-tasks.js';
 import * as taskSearchTexts from './015-task-search-texts.js';
 import * as taskSearchTerms from './016-task-search-terms.js';
-import * as taskLabelTextsExact from './017-task-label-texts-exact.js';
+import * as taskSearchTextsExact from './017-task-search-texts-exact.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -32,7 +32,7 @@ const all: Record<string, Migration> = {
   '014-finding-tasks': findingTasks,
   '015-task-search-texts': taskSearchTexts,
   '016-task-search-terms': taskSearchTerms,
-  '017-task-label-texts-exact': taskLabelTextsExact,
+  '017-task-search-texts-exact': taskSearchTextsExact,
 };
 
 /** Migrations compiled in, so they run the same from src/ under tsx and from dist/. */
