@@ -93,6 +93,23 @@ describe.each(engines)('sync jobs on %s', (engine) => {
     expect(await jobRow(job.id)).toMatchObject({ status: 'succeeded', fetched: 3, created: 3, attempts: 2 });
   });
 
+  it('counts as created the tasks an attempt inserted before its process died, and a later job finds them unchanged', async () => {
+    const { sync, accountId, connectorAccountId, jobRow } = await setUp();
+    feeds.setFeed(`/${connectorAccountId}.ics`, manyTodos(5));
+    const job = await sync.startSync(accountId, connectorAccountId);
+    await sync.runJob(job.id, new AbortController().signal);
+    // As if the attempt had died after it imported the feed, before it saved its counters: the job is running
+    // under a lapsed lease, its counters at zero, its tasks stored.
+    await store.db('sync_jobs').where('id', job.id).update({ status: 'running', runner_id: randomUUID(), lease_until: Date.now() - 1, finished_at: null, fetched: 0, created: 0 });
+    await sync.runJob(job.id, new AbortController().signal);
+    expect(await jobRow(job.id)).toMatchObject({ status: 'succeeded', fetched: 5, created: 5, updated: 0, unchanged: 0, attempts: 2 });
+    expect(await store.db('tasks').where('connector_account_id', connectorAccountId).count({ n: '*' })).toEqual([{ n: 5 }]);
+
+    const next = await sync.startSync(accountId, connectorAccountId);
+    await sync.runJob(next.id, new AbortController().signal);
+    expect(await jobRow(next.id)).toMatchObject({ status: 'succeeded', fetched: 5, created: 0, unchanged: 5 });
+  });
+
   it('fails a job that was interrupted three times instead of trying it for ever', async () => {
     const { sync, accountId, connectorAccountId, jobRow } = await setUp();
     const job = await sync.startSync(accountId, connectorAccountId);

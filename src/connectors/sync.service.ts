@@ -172,6 +172,8 @@ export function createSyncService(deps: SyncServiceDeps) {
         connectorAccountId: account.id,
         connectorType: account.type,
         items,
+        // An attempt that died after importing a batch, before it saved its counters, inserted tasks this job created.
+        insertedSince: job.started_at === null ? undefined : Number(job.started_at),
       });
       counters.created += counts.created;
       counters.updated += counts.updated;

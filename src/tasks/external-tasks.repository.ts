@@ -30,6 +30,12 @@ export interface ExternalTaskBatch {
   connectorType: 'github' | 'ical';
   maxTasks: number;
   items: ExternalTask[];
+  /**
+   * When the sync job importing the batch first started: a task of the connector account inserted since
+   * was inserted by an earlier attempt of the same job (one job of a connector account runs at a time,
+   * src/connectors/sync.service.ts), and counts as created, not as updated or unchanged.
+   */
+  insertedSince?: number;
 }
 
 /**
@@ -48,11 +54,20 @@ export async function upsertExternalTasks(db: Db, batch: ExternalTaskBatch, chan
     const fresh: NormalisedItem[] = [];
     const changed: ChangedRow[] = [];
     let unchanged = 0;
+    let insertedEarlier = 0;
+    let changedEarlier = 0;
     for (const item of items) {
       const row = known.get(item.externalId);
-      if (!row) fresh.push(item);
-      else if (differs(row, item)) changed.push({ id: row.id, item: keepCompletionTime(row, item, now) });
-      else unchanged += 1;
+      if (!row) {
+        fresh.push(item);
+        continue;
+      }
+      const earlier = batch.insertedSince !== undefined && Number(row.created_at) >= batch.insertedSince;
+      if (earlier) insertedEarlier += 1;
+      if (differs(row, item)) {
+        changed.push({ id: row.id, item: keepCompletionTime(row, item, now) });
+        if (earlier) changedEarlier += 1;
+      } else if (!earlier) unchanged += 1;
     }
 
     const granted = fresh.length === 0 ? 0 : await reserveTaskPlaces(trx, batch.accountId, fresh.length, batch.maxTasks);
@@ -62,7 +77,7 @@ export async function upsertExternalTasks(db: Db, batch: ExternalTaskBatch, chan
       await changes.upserted(trx, 'created', await insertNew(trx, batch, fresh.slice(0, granted), { now, firstNumber }));
       await changes.upserted(trx, 'updated', await updateChanged(trx, changed, { now, firstNumber: firstNumber + granted }));
     }
-    return { created: granted, updated: changed.length, unchanged, droppedOverQuota: fresh.length - granted };
+    return { created: granted + insertedEarlier, updated: changed.length - changedEarlier, unchanged, droppedOverQuota: fresh.length - granted };
   });
 }
 
@@ -123,6 +138,7 @@ interface KnownRow {
   completed_at: number | null;
   due_at: number | null;
   external_url: string | null;
+  created_at: number | string;
 }
 interface ChangedRow {
   id: string;
@@ -156,7 +172,7 @@ async function selectKnown(trx: Knex.Transaction, connectorAccountId: string, it
   const known = new Map<string, KnownRow>();
   for (const chunk of chunks(items, ROWS_PER_STATEMENT)) {
     const rows: KnownRow[] = await trx('tasks')
-      .select('id', 'external_id', 'title', 'notes', 'status', 'completed_at', 'due_at', 'external_url')
+      .select('id', 'external_id', 'title', 'notes', 'status', 'completed_at', 'due_at', 'external_url', 'created_at')
       .where('connector_account_id', connectorAccountId)
       .whereIn(
         'external_id',
