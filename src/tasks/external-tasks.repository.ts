@@ -53,21 +53,20 @@ export async function upsertExternalTasks(db: Db, batch: ExternalTaskBatch, chan
     const known = await selectKnown(trx, batch.connectorAccountId, items);
     const fresh: NormalisedItem[] = [];
     const changed: ChangedRow[] = [];
-    let unchanged = 0;
     let insertedEarlier = 0;
-    let changedEarlier = 0;
+    let updated = 0;
+    let unchanged = 0;
     for (const item of items) {
       const row = known.get(item.externalId);
       if (!row) {
         fresh.push(item);
         continue;
       }
-      const earlier = batch.insertedSince !== undefined && Number(row.created_at) >= batch.insertedSince;
-      if (earlier) insertedEarlier += 1;
-      if (differs(row, item)) {
-        changed.push({ id: row.id, item: keepCompletionTime(row, item, now) });
-        if (earlier) changedEarlier += 1;
-      } else if (!earlier) unchanged += 1;
+      const different = differs(row, item);
+      if (different) changed.push({ id: row.id, item: keepCompletionTime(row, item, now) });
+      if (batch.insertedSince !== undefined && Number(row.created_at) >= batch.insertedSince) insertedEarlier += 1;
+      else if (different) updated += 1;
+      else unchanged += 1;
     }
 
     const granted = fresh.length === 0 ? 0 : await reserveTaskPlaces(trx, batch.accountId, fresh.length, batch.maxTasks);
@@ -77,7 +76,7 @@ export async function upsertExternalTasks(db: Db, batch: ExternalTaskBatch, chan
       await changes.upserted(trx, 'created', await insertNew(trx, batch, fresh.slice(0, granted), { now, firstNumber }));
       await changes.upserted(trx, 'updated', await updateChanged(trx, changed, { now, firstNumber: firstNumber + granted }));
     }
-    return { created: granted + insertedEarlier, updated: changed.length - changedEarlier, unchanged, droppedOverQuota: fresh.length - granted };
+    return { created: granted + insertedEarlier, updated, unchanged, droppedOverQuota: fresh.length - granted };
   });
 }
 
