@@ -221,6 +221,34 @@ describe('finding tasks: what a person types', () => {
     expect(garbage.response.status).toBe(400);
   });
 
+  it("a list with words or labels names in its cursor how its pages are read: without that (as issued before) it goes on alike; another way, or one for a list without words or labels, is a 400", async () => {
+    const { client } = await signedInClient(server);
+    // A word longer than the full-text index's terms hold (256 bytes) is found only by a walk.
+    const long = '\u0436'.repeat(150);
+    for (let i = 0; i < 3; i++) dataOf(await client.createTask({ title: `Pay rent ${i} ${long}` }));
+    const cursorOf = async (query: { q?: string }) => dataOf(await client.listTasks({ ...query, limit: 1 })).nextCursor!;
+    const parts = (cursor: string) => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    const cursorWith = (values: unknown[]) => Buffer.from(JSON.stringify(values)).toString('base64url');
+    const rent = parts(await cursorOf({ q: 'rent' }));
+    expect(['order', 'terms']).toContain(rent.at(-1));
+    const named = dataOf(await client.listTasks({ q: 'rent', cursor: cursorWith(rent), limit: 1 }));
+    const unnamed = dataOf(await client.listTasks({ q: 'rent', cursor: cursorWith(rent.slice(0, -1)), limit: 1 }));
+    expect(unnamed.items).toEqual(named.items);
+    expect(named.items[0]!.title).toBe(`Pay rent 1 ${long}`);
+    const longWord = parts(await cursorOf({ q: long }));
+    expect(longWord.at(-1)).toBe('order');
+    const refused: [{ q?: string }, unknown[]][] = [
+      [{ q: 'rent' }, [...rent.slice(0, -1), 'sideways']],
+      [{}, [...parts(await cursorOf({})), 'order']],
+      [{ q: long }, [...longWord.slice(0, -1), 'terms']],
+    ];
+    for (const [query, cursor] of refused) {
+      const answer = await client.listTasks({ ...query, cursor: cursorWith(cursor), limit: 1 });
+      expect(answer.response.status, JSON.stringify(cursor)).toBe(400);
+      expect(answer.error?.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/query/cursor' }] });
+    }
+  });
+
   it('refuses a time that is no time, an unknown sort, a sixth priority and a q over 200 characters, each naming its parameter', async () => {
     const { accessToken } = (await signedInClient(server)).tokens;
     for (const [query, path] of [

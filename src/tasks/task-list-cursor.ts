@@ -3,14 +3,22 @@ import { LRUCache } from 'lru-cache';
 import type { TaskSort } from '../../sdk/src/task-query.js';
 import { errors } from '../platform/errors.js';
 import { parseJson, UUID } from '../platform/page-cursor.js';
+import type { Drive } from './task-search-plan.js';
 import { sortKeyLength, type SortPosition, type TaskFilters } from './task-search.repository.js';
 
-// A page cursor of `listTasks`: the last row's sort key and a digest of the filters and sort that made
-// the page. Opaque to clients (base64url of JSON); decoding checks every part, so a cursor that is not
+// A page cursor of `listTasks`: a digest of the filters and sort that made the page, the last row's sort
+// key, and for a query with words or labels how its pages are read (src/tasks/task-search-plan.ts,
+// planAs). Opaque to clients (base64url of JSON); decoding checks every part, so a cursor that is not
 // one of ours, or one replayed with other filters or another sort, is a 400 rather than a wrong page.
 
-export function encodeTaskCursor(view: string, position: SortPosition): string {
-  return Buffer.from(JSON.stringify([view, ...position])).toString('base64url');
+export interface TaskCursor {
+  position: SortPosition;
+  /** Absent in a cursor of a query without words or labels, and in one issued before cursors named it. */
+  drive?: Drive;
+}
+
+export function encodeTaskCursor(view: string, { position, drive }: TaskCursor): string {
+  return Buffer.from(JSON.stringify(drive === undefined ? [view, ...position] : [view, ...position, drive])).toString('base64url');
 }
 
 /** A digest of what a page is of: the same filters (as the index compares them) and sort give the same. */
@@ -36,18 +44,30 @@ export function viewDigest(filters: TaskFilters, sort: TaskSort): string {
 /** Most pages are of a few views (the plain list above all): each digested once. */
 const digests = new LRUCache<string, string>({ max: 1_000 });
 
-export function decodeTaskCursor(cursor: string, view: string, sort: TaskSort, legacyView: string): SortPosition {
+/** What a cursor must have been made for: its view, sort, and the drives that view's pages can be read by. */
+export interface CursorView {
+  view: string;
+  sort: TaskSort;
+  drives: readonly Drive[];
+  /** The view of the plain list, the only one a cursor from before filters existed can continue. */
+  legacyView: string;
+}
+
+export function decodeTaskCursor(cursor: string, { view, sort, drives, legacyView }: CursorView): TaskCursor {
   const parsed = parseJson(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!Array.isArray(parsed) || Buffer.from(JSON.stringify(parsed)).toString('base64url') !== cursor) throw notOurs();
   // A cursor from before filters existed: a plain list's [createdAt, id].
   if (parsed.length === 2 && typeof parsed[0] === 'number') {
     if (view !== legacyView) throw otherView();
-    return checkedPosition(parsed, 'created');
+    return { position: checkedPosition(parsed, 'created') };
   }
-  const [digest, ...position] = parsed as unknown[];
+  const [digest, ...rest] = parsed as unknown[];
   if (typeof digest !== 'string') throw notOurs();
   if (digest !== view) throw otherView();
-  return checkedPosition(position, sort);
+  if (rest.length !== sortKeyLength(sort) + 1) return { position: checkedPosition(rest, sort) };
+  const drive = rest.pop();
+  if (!drives.includes(drive as Drive)) throw notOurs();
+  return { position: checkedPosition(rest, sort), drive: drive as Drive };
 }
 
 function checkedPosition(position: unknown[], sort: TaskSort): SortPosition {

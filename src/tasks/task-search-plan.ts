@@ -15,8 +15,11 @@ import type { TaskFilters } from './task-search.repository.js';
 /** A query word's range of indexed words, or a label key: the tasks of the account that have it. */
 export type Condition = { kind: 'word'; from: string; to: string } | { kind: 'label'; label: string };
 
+/** A page's way of reading: the account's tasks in the sort's order (a walk), or the full-text index's answer. */
+export type Drive = 'order' | 'terms';
+
 export interface Plan {
-  drive: 'order' | 'terms';
+  drive: Drive;
   /** The conditions in the order a walk tests them, the one with the fewest tasks first. */
   conditions: Condition[];
 }
@@ -26,6 +29,26 @@ export function conditionsOf(filters: TaskFilters): Condition[] {
     ...filters.wordRanges.map(([from, to]): Condition => ({ kind: 'word', from, to })),
     ...filters.labelKeys.map((label): Condition => ({ kind: 'label', label })),
   ];
+}
+
+/** Whether the full-text index holds the condition's term: a word or label key longer than a term is found by a walk. */
+const hasTerm = (condition: Condition) => fitsTerm(condition.kind === 'word' ? condition.from : condition.label);
+
+/** The ways a page with these filters' words and labels can be read; none without words or labels (it is a walk of the sort's order). */
+export function drivesFor(filters: TaskFilters): Drive[] {
+  const conditions = conditionsOf(filters);
+  if (conditions.length === 0) return [];
+  return conditions.every(hasTerm) ? ['order', 'terms'] : ['order'];
+}
+
+/**
+ * A query's later pages are read the way its first page was (the drive its cursor carries), with no new
+ * count: the tasks after a cursor are fewer but alike, and either way gives the same page. A walk tests
+ * a label first, then the longest word (the one the fewest tasks are likely to have).
+ */
+export function planAs(drive: Drive, conditions: Condition[]): Plan {
+  const readable = drive === 'terms' && !conditions.every(hasTerm) ? 'order' : drive;
+  return { drive: readable, conditions: [...conditions].sort((a, b) => weight(b) - weight(a)) };
 }
 
 /** The values a condition's list in the index is read with. */
@@ -78,7 +101,7 @@ const oneList = (pg: boolean, condition: Condition) => condition.kind === 'label
 /** How to read a page with these conditions and `filters` other filters (status, priorities, due times). */
 export async function planPage(db: Db, accountId: string, conditions: Condition[], filters: number, limit: number): Promise<Plan> {
   if (conditions.length === 0) return { drive: 'order', conditions };
-  const byTerms = conditions.every((condition) => fitsTerm(condition.kind === 'word' ? condition.from : condition.label));
+  const byTerms = conditions.every(hasTerm);
   // Several conditions' tasks in common, which their counts alone guess badly (two labels of a thousand
   // tasks each may share a hundred or none), are counted by the full-text index where it answers each
   // from one list (elsewhere counting them there costs as much as reading the page).

@@ -5,7 +5,7 @@ import { compiledQuery, type CompiledQuery } from '../platform/compiled-query.js
 import { isPostgres, type Db } from '../platform/db.js';
 import { NO_DUE_TIME_SQL } from '../platform/migrations/014-finding-tasks.js';
 import { TERMS_TABLE } from '../platform/migrations/016-task-search-terms.js';
-import { conditionsOf, planPage, rowNeedle, TERMS_MATCH_PG, termsQuery, type Condition, type Plan } from './task-search-plan.js';
+import { conditionsOf, planAs, planPage, rowNeedle, TERMS_MATCH_PG, termsQuery, type Condition, type Drive, type Plan } from './task-search-plan.js';
 import { toTask } from './tasks.presenter.js';
 import { COLUMNS, type StatusFilter, type TaskRow } from './tasks.repository.js';
 
@@ -52,26 +52,41 @@ export interface PageRequest {
   sort: TaskSort;
   after?: SortPosition;
   limit: number;
+  /** How the query's first page was read, for a page after its cursor (src/tasks/task-search-plan.ts, planAs). */
+  drive?: Drive;
+}
+
+export interface TaskPage {
+  rows: TaskRow[];
+  /** How this page was read: the next page's cursor carries it. */
+  drive: Drive;
 }
 
 /** A page of the account's tasks matching `filters`, in `sort`'s order after `after`, at most `limit` rows. */
-export async function findTaskPage(db: Db, accountId: string, page: PageRequest): Promise<TaskRow[]> {
-  const plan = await planPage(db, accountId, conditionsOf(page.filters), otherFilters(page.filters), page.limit);
+export async function findTaskPage(db: Db, accountId: string, page: PageRequest): Promise<TaskPage> {
+  const plan = await planOf(db, accountId, page);
   const shape = shapeOf(page, plan);
   const values = pageValues(db, accountId, page, plan);
   // PostgreSQL plans a prepared statement once for any values after a few runs, but how many tasks a
   // word or a label leaves decides the plan: those pages are planned for their own values every time.
-  if (isPostgres(db) && plan.conditions.length > 0) return (await buildPage(db, (index) => values[index] as never, shape)) as TaskRow[];
-  return shapeQuery(shape).all(db, values);
+  if (isPostgres(db) && plan.conditions.length > 0) return { rows: (await buildPage(db, (index) => values[index] as never, shape)) as TaskRow[], drive: plan.drive };
+  return { rows: await shapeQuery(shape).all(db, values), drive: plan.drive };
 }
 
 /** The same page's query with its values in place, for EXPLAIN (contract-tests/tasks/finding-plans.test.ts). */
 export async function pageStatement(db: Knex, accountId: string, page: PageRequest): Promise<Knex.SqlNative> {
-  const plan = await planPage(db, accountId, conditionsOf(page.filters), otherFilters(page.filters), page.limit);
+  const plan = await planOf(db, accountId, page);
   const values = pageValues(db, accountId, page, plan);
   return buildPage(db, (index) => values[index] as never, shapeOf(page, plan))
     .toSQL()
     .toNative();
+}
+
+/** The plan the page's drive names, or one chosen by counting (a first page, or a cursor that names none). */
+function planOf(db: Db, accountId: string, page: PageRequest): Promise<Plan> | Plan {
+  const conditions = conditionsOf(page.filters);
+  if (page.drive !== undefined && conditions.length > 0) return planAs(page.drive, conditions);
+  return planPage(db, accountId, conditions, otherFilters(page.filters), page.limit);
 }
 
 /** How many filters a page has besides its words and labels. */

@@ -11,6 +11,7 @@ import type { TaskChangeRecorder } from './task-changes.js';
 import { sortKey, type TaskSort } from '../../sdk/src/task-query.js';
 import { taskFilters, toEpoch } from './task-filters.js';
 import { decodeTaskCursor, encodeTaskCursor, viewDigest } from './task-list-cursor.js';
+import { drivesFor } from './task-search-plan.js';
 import { findTaskPage, listLabels } from './task-search.repository.js';
 import { lastChangeNumber, listChangesAfter, purgeTombstones, type FeedRow } from './task-feed.repository.js';
 import { releaseTaskPlaceForDelete, releaseTaskPlaceForDeleteNow, usedTaskPlaces } from './task-quota.js';
@@ -95,12 +96,14 @@ export function createTasksService({ db, maxTasks, changes: recorder, cursors, t
       const sort = query.sort ?? 'created';
       const filters = taskFilters(query);
       const view = viewDigest(filters, sort);
-      const after = query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor, view, sort, PLAIN_LIST_VIEW);
+      const drives = drivesFor(filters);
+      const after = query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor, { view, sort, drives, legacyView: PLAIN_LIST_VIEW });
       // One more than the page: whether it exists says if there is a next page, without a count.
-      const rows = await findTaskPage(db, accountId, { filters, sort, after, limit: limit + 1 });
+      const { rows, drive } = await findTaskPage(db, accountId, { filters, sort, after: after?.position, drive: after?.drive, limit: limit + 1 });
       const items = rows.slice(0, limit).map(toTask);
       const last = items.at(-1);
-      return { items, nextCursor: rows.length > limit && last ? encodeTaskCursor(view, sortKey(sort, last)) : null };
+      const next = last && rows.length > limit ? { position: sortKey(sort, last), drive: drives.length > 0 ? drive : undefined } : undefined;
+      return { items, nextCursor: next ? encodeTaskCursor(view, next) : null };
     },
 
     async labels(accountId: string): Promise<LabelList> {

@@ -24,7 +24,7 @@ describe('014 and 015: finding tasks migrates the tasks stored before it', () =>
       await db.migrate.up({ migrationSource: migrations, name: '015-task-search-texts' });
       await db.migrate.up({ migrationSource: migrations, name: '016-task-search-terms' });
       const find = async (query: Parameters<typeof taskFilters>[0]) =>
-        (await findTaskPage(db, accountId, { filters: taskFilters(query), sort: 'created', limit: 10 })).map((row) => row.title);
+        (await findTaskPage(db, accountId, { filters: taskFilters(query), sort: 'created', limit: 10 })).rows.map((row) => row.title);
       expect(await find({ q: 'cafe zoe' })).toEqual(['Café au lait']);
       expect(await find({ label: ['HOME', 'errands'] })).toEqual(['Café au lait']);
       expect(await find({ q: 'filler 1202' })).toEqual(['Filler 1202']);

@@ -20,7 +20,7 @@ describe.each(engines)('016: search terms in a full-text index (%s)', (engine) =
   const byTerms = async (db: Db, accountId: string, query: Parameters<typeof taskFilters>[0]) => {
     const page = { filters: taskFilters(query), sort: 'created' as const, limit: 10 };
     expect((await pageStatement(db, accountId, page)).sql).toMatch(isPostgres(db) ? /@@/ : /match/);
-    return (await findTaskPage(db, accountId, page)).map((row) => row.title);
+    return (await findTaskPage(db, accountId, page)).rows.map((row) => row.title);
   };
 
   it("writes the terms of every task stored before it, in batches; the index finds them; down drops what it made", async () => {

@@ -68,7 +68,7 @@ const pageOf = (query: ListQuery) => ({ filters: taskFilters(query), sort: 'crea
 
 /** Titles of the tasks a query finds, in created order. */
 async function titles(db: Db, accountId: string, query: ListQuery): Promise<string[]> {
-  return (await findTaskPage(db, accountId, pageOf(query))).map((row) => row.title);
+  return (await findTaskPage(db, accountId, pageOf(query))).rows.map((row) => row.title);
 }
 
 /** The same, read by a walk (checked in its statement). */
