@@ -21,8 +21,9 @@ export interface CompiledQuery<Params extends readonly unknown[], Row> {
   first: (db: Queryable, params: Params) => Promise<Row | undefined>;
   /** Runs a statement for its effect: the number of rows it changed (or returned, with RETURNING). */
   run: (db: Queryable, params: Params) => Promise<number>;
-  /** SQLite only: the same, synchronously, in a transaction `transactionNow` runs (src/platform/transaction.ts). */
+  /** SQLite only: the same, synchronously, in a transaction `transactionNow` or `readNow` runs (src/platform/transaction.ts). */
   now: {
+    all: (trx: Transaction, params: Params) => Row[];
     first: (trx: Transaction, params: Params) => Row | undefined;
     run: (trx: Transaction, params: Params) => number;
   };
@@ -83,6 +84,7 @@ export function compiledQuery<Params extends readonly unknown[], Row = Record<st
   };
   return {
     now: {
+      all: (trx, params) => executeNow(trx, params, 'all') as Row[],
       first: (trx, params) => executeNow(trx, params, 'first') as Row | undefined,
       run: (trx, params) => executeNow(trx, params, 'run') as number,
     },

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asAnotherRequest, createMigratedDb, engines, insertAccount, type MigratedDb } from '../test-support/databases.js';
 import { compiledQuery } from './compiled-query.js';
 import { closeDb, createDb, isPostgres, poolCounts, type Db } from './db.js';
-import { afterCommit, knexTransaction, transaction, transactionNow, type Transaction } from './transaction.js';
+import { afterCommit, knexTransaction, readNow, transaction, transactionNow, type Transaction } from './transaction.js';
 
 const countOf = compiledQuery<[string], { task_count: number }>((db, $) => db('accounts').select('task_count').where('id', $(0)));
 const setCount = compiledQuery<[string, number], never>((db, $) => db('accounts').where('id', $(0)).update({ task_count: $(1) }));
@@ -377,6 +377,25 @@ describe('transaction on an SQLite file shared with another process', () => {
       });
       other.prepare('BEGIN IMMEDIATE').run();
       other.prepare('ROLLBACK').run();
+    } finally {
+      other.close();
+    }
+  });
+
+  it('readNow reads one state of the file and takes no write lock: another writer commits meanwhile, seen only after it', async () => {
+    await db.raw('create table if not exists counted (n integer)');
+    await db.raw('insert into counted (n) values (1)');
+    const countRows = compiledQuery<[], { rows: number }>((knex) => knex.raw('select count(*) as rows from counted'));
+    const other = new Database(join(directory, 'shared.sqlite'));
+    other.pragma('busy_timeout = 0');
+    try {
+      const seen = await readNow(db, (trx) => {
+        const before = countRows.now.first(trx, [])!.rows;
+        other.prepare('insert into counted (n) values (2)').run();
+        return [before, countRows.now.first(trx, [])!.rows];
+      });
+      expect(seen).toEqual([1, 1]);
+      expect((await countRows.first(db, []))!.rows).toBe(2);
     } finally {
       other.close();
     }

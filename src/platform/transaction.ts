@@ -80,6 +80,15 @@ export class Transaction {
     }
   }
 
+  /** @internal readNow(): `work` in better-sqlite3's deferred transaction on the connection. */
+  readNow<T>(work: (trx: Transaction) => T): T {
+    try {
+      return transactionOf(this.sqlite as SqliteConnection).deferred(work, this);
+    } finally {
+      this.state = 'ended';
+    }
+  }
+
   /** @internal transactionNow(): `work` synchronously in a savepoint of this transaction (SQLite). */
   nestNow<T>(work: (trx: Transaction) => T): T {
     const connection = this.connection as SqliteConnection;
@@ -175,6 +184,16 @@ export async function transactionNow<T>(db: Knex | Transaction, work: (trx: Tran
   return onSqliteConnection(db, (connection: SqliteConnection) => new Transaction(db, undefined, connection).runNow(work));
 }
 
+/**
+ * SQLite: reads `work` makes, run synchronously in a deferred transaction (BEGIN DEFERRED: no write
+ * lock), so that its statements see one state of the database and nothing else runs on the connection meanwhile.
+ */
+export async function readNow<T>(db: Knex, work: (trx: Transaction) => T): Promise<T> {
+  if (!isSqlite(db)) throw new Error('readNow: SQLite only');
+  refuseInsideTransaction(db);
+  return onSqliteConnection(db, (connection: SqliteConnection) => new Transaction(db, undefined, connection).readNow(work));
+}
+
 /** The database of a handle: what a statement run on it is compiled for. */
 export const databaseOf = (db: Knex | Transaction): Knex => (db instanceof Transaction ? db.db : db);
 
@@ -195,12 +214,14 @@ function runAll(callbacks: readonly (() => void)[]): void {
 interface SqliteConnection {
   readonly open: boolean;
   readonly inTransaction: boolean;
-  transaction: <A extends unknown[], R>(fn: (...args: A) => R) => { immediate: (...args: A) => R };
+  transaction: <A extends unknown[], R>(fn: (...args: A) => R) => { immediate: (...args: A) => R; deferred: (...args: A) => R };
 }
 
 interface SqliteTransaction {
   /** IMMEDIATE: the write lock at BEGIN, waiting out another process's writer (busy_timeout, src/platform/db.ts). */
   immediate: <T>(work: (trx: Transaction) => T, trx: Transaction) => T;
+  /** DEFERRED: no lock until the first read, a snapshot from then to COMMIT. */
+  deferred: <T>(work: (trx: Transaction) => T, trx: Transaction) => T;
 }
 
 /** Each SQLite connection's one transaction function (better-sqlite3's `db.transaction`), made once. */

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { compiledQuery, type CompiledQuery } from '../platform/compiled-query.js';
 import { isPostgres, type Db } from '../platform/db.js';
+import type { Transaction } from '../platform/transaction.js';
 import { TERMS_TABLE } from '../platform/migrations/016-task-search-terms.js';
 import { fitsTerm, labelTerm, searchLabelNeedle, searchWordsNeedle, wordTerm } from './task-index.repository.js';
 import type { TaskFilters } from './task-search.repository.js';
@@ -22,6 +23,8 @@ export interface Plan {
   drive: Drive;
   /** The conditions in the order a walk tests them, the one with the fewest tasks first. */
   conditions: Condition[];
+  /** SQLite: the tasks the full-text index answers, as its count listed them (a JSON array of their `doc`), for a page read in the same transaction. */
+  docs?: string;
 }
 
 export function conditionsOf(filters: TaskFilters): Condition[] {
@@ -101,14 +104,40 @@ const oneList = (pg: boolean, condition: Condition) => condition.kind === 'label
 /** How to read a page with these conditions and `filters` other filters (status, priorities, due times). */
 export async function planPage(db: Db, accountId: string, conditions: Condition[], filters: number, limit: number): Promise<Plan> {
   if (conditions.length === 0) return { drive: 'order', conditions };
-  const byTerms = conditions.every(hasTerm);
+  const counting = countingOf(isPostgres(db), accountId, conditions);
+  return chosen(counting, (await counting.query.first(db, counting.values))!, filters, limit);
+}
+
+/** The same on SQLite, in the synchronous read that then reads the page (src/platform/transaction.ts, readNow). */
+export function planPageNow(trx: Transaction, accountId: string, conditions: Condition[], filters: number, limit: number): Plan {
+  if (conditions.length === 0) return { drive: 'order', conditions };
+  const counting = countingOf(false, accountId, conditions);
+  return chosen(counting, counting.query.now.first(trx, counting.values)!, filters, limit);
+}
+
+interface Counting {
+  pg: boolean;
+  conditions: Condition[];
+  /** Whether the full-text index counts the tasks the conditions have in common, rather than each condition's. */
+  together: boolean;
+  query: CompiledQuery<string[], CountsRow>;
+  values: string[];
+}
+
+/** The account's tasks, then each condition's (`n0`, `n1`, ...) or those of all of them (`together`, on SQLite with their `docs`), each up to its bound. */
+type CountsRow = Record<string, number | string | null>;
+
+function countingOf(pg: boolean, accountId: string, conditions: Condition[]): Counting {
   // Several conditions' tasks in common, which their counts alone guess badly (two labels of a thousand
   // tasks each may share a hundred or none), are counted by the full-text index where it answers each
   // from one list (elsewhere counting them there costs as much as reading the page).
-  const pg = isPostgres(db);
-  const together = byTerms && conditions.length > 1 && conditions.every((condition) => oneList(pg, condition));
+  const together = conditions.length > 1 && conditions.every(hasTerm) && conditions.every((condition) => oneList(pg, condition));
   const values = together ? [accountId, termsQuery(pg, accountId, conditions)] : [accountId, ...conditions.flatMap((c) => [accountId, ...indexValues(c)])];
-  const row = (await countsQuery(conditions, together).first(db, values))!;
+  return { pg, conditions, together, query: countsQuery(conditions, together), values };
+}
+
+function chosen({ pg, conditions, together }: Counting, row: CountsRow, filters: number, limit: number): Plan {
+  const byTerms = conditions.every(hasTerm);
   const tasks = Math.max(1, Number(row.tasks));
   const bound = countedUpTo(conditions.length);
   const estimate = (counted: number) => (counted < bound ? counted : Math.sqrt(bound * Math.max(tasks, bound)));
@@ -123,25 +152,29 @@ export async function planPage(db: Db, accountId: string, conditions: Condition[
   // Lists counted together were read once already, and cost little: the tasks answered decide.
   const listing = estimates.reduce((sum, e) => sum + e.tasks * (oneList(pg, e.condition) ? COST.listed : COST.merged), 0);
   const terms = listing + matched * COST.readAndSorted;
-  return { drive: terms < walk ? 'terms' : 'order', conditions: order };
+  if (terms >= walk) return { drive: 'order', conditions: order };
+  // SQLite's count listed every task the full-text index answers: the page reads those, not the index again.
+  const docs = together && !pg && Number(row.together) < bound ? String(row.docs) : undefined;
+  return { drive: 'terms', conditions: order, docs };
 }
 
 const weight = (condition: Condition) => (condition.kind === 'label' ? Infinity : condition.from.length);
 
 /** One counting statement per sequence of condition kinds in use, or of their tasks in common. */
-const counts = new LRUCache<string, CompiledQuery<string[], Record<string, number | string>>>({ max: 64 });
+const counts = new LRUCache<string, CompiledQuery<string[], CountsRow>>({ max: 64 });
 
-function countsQuery(conditions: Condition[], together: boolean): CompiledQuery<string[], Record<string, number | string>> {
+function countsQuery(conditions: Condition[], together: boolean): CompiledQuery<string[], CountsRow> {
   const key = together ? 'together' : conditions.map((c) => c.kind).join();
   let query = counts.get(key);
   if (!query) {
     query = compiledQuery((db, $) => {
+      const tasks = '(select task_count from accounts where id = ?) as tasks';
+      if (together && isPostgres(db)) {
+        return db.raw(`select ${tasks}, (select count(*) from (select 1 from tasks where ${TERMS_MATCH_PG} limit ${countedUpTo(conditions.length)}) as c) as together`, [$(0), $(1)]);
+      }
       if (together) {
-        const answered = isPostgres(db) ? `tasks where ${TERMS_MATCH_PG}` : `${TERMS_TABLE} where ${TERMS_TABLE} match ?`;
-        return db.raw(
-          `select (select task_count from accounts where id = ?) as tasks, (select count(*) from (select 1 from ${answered} limit ${countedUpTo(conditions.length)}) as c) as together`,
-          [$(0), $(1)],
-        );
+        const answered = `select rowid from ${TERMS_TABLE} where ${TERMS_TABLE} match ? limit ${countedUpTo(conditions.length)}`;
+        return db.raw(`select ${tasks}, count(*) as together, json_group_array(rowid) as docs from (${answered}) as c`, [$(0), $(1)]);
       }
       let at = 1;
       const columns = conditions.map((condition, i) => {
@@ -149,7 +182,7 @@ function countsQuery(conditions: Condition[], together: boolean): CompiledQuery<
         return `(select count(*) from (select 1 from ${where} limit ${countedUpTo(conditions.length)}) as c) as n${i}`;
       });
       const values = [$(0), ...conditions.flatMap((condition) => Array.from({ length: 1 + indexValues(condition).length }, () => $(at++)))];
-      return db.raw(`select (select task_count from accounts where id = ?) as tasks, ${columns.join(', ')}`, values);
+      return db.raw(`select ${tasks}, ${columns.join(', ')}`, values);
     });
     counts.set(key, query);
   }

@@ -3,9 +3,10 @@ import { LRUCache } from 'lru-cache';
 import { sortKey, type TaskSort } from '../../sdk/src/task-query.js';
 import { compiledQuery, type CompiledQuery } from '../platform/compiled-query.js';
 import { isPostgres, type Db } from '../platform/db.js';
+import { readNow } from '../platform/transaction.js';
 import { NO_DUE_TIME_SQL } from '../platform/migrations/014-finding-tasks.js';
 import { TERMS_TABLE } from '../platform/migrations/016-task-search-terms.js';
-import { conditionsOf, planAs, planPage, rowNeedle, TERMS_MATCH_PG, termsQuery, type Condition, type Drive, type Plan } from './task-search-plan.js';
+import { conditionsOf, planAs, planPage, planPageNow, rowNeedle, TERMS_MATCH_PG, termsQuery, type Condition, type Drive, type Plan } from './task-search-plan.js';
 import { toTask } from './tasks.presenter.js';
 import { COLUMNS, type StatusFilter, type TaskRow } from './tasks.repository.js';
 
@@ -64,6 +65,14 @@ export interface TaskPage {
 
 /** A page of the account's tasks matching `filters`, in `sort`'s order after `after`, at most `limit` rows. */
 export async function findTaskPage(db: Db, accountId: string, page: PageRequest): Promise<TaskPage> {
+  const conditions = conditionsOf(page.filters);
+  // SQLite counts and reads the page in one read: the tasks the count listed are those the page reads.
+  if (!isPostgres(db) && counted(page, conditions)) {
+    return readNow(db, (trx) => {
+      const plan = planPageNow(trx, accountId, conditions, otherFilters(page.filters), page.limit);
+      return { rows: shapeQuery(shapeOf(page, plan)).now.all(trx, pageValues(db, accountId, page, plan)), drive: plan.drive };
+    });
+  }
   const plan = await planOf(db, accountId, page);
   const shape = shapeOf(page, plan);
   const values = pageValues(db, accountId, page, plan);
@@ -82,10 +91,13 @@ export async function pageStatement(db: Knex, accountId: string, page: PageReque
     .toNative();
 }
 
-/** The plan the page's drive names, or one chosen by counting (a first page, or a cursor that names none). */
+/** Whether the page's plan is chosen by counting: a page with words or labels, first or after a cursor that names no drive. */
+const counted = (page: PageRequest, conditions: Condition[]) => conditions.length > 0 && page.drive === undefined;
+
+/** The plan the page's drive names, or one chosen by counting. */
 function planOf(db: Db, accountId: string, page: PageRequest): Promise<Plan> | Plan {
   const conditions = conditionsOf(page.filters);
-  if (page.drive !== undefined && conditions.length > 0) return planAs(page.drive, conditions);
+  if (!counted(page, conditions)) return page.drive === undefined ? { drive: 'order', conditions } : planAs(page.drive, conditions);
   return planPage(db, accountId, conditions, otherFilters(page.filters), page.limit);
 }
 
@@ -98,6 +110,7 @@ function otherFilters(filters: TaskFilters): number {
 function shapeOf({ filters, sort, after }: PageRequest, plan: Plan): Shape {
   return {
     drive: plan.drive,
+    byDocs: plan.docs !== undefined,
     conditions: plan.drive === 'terms' ? [] : plan.conditions.map((condition) => condition.kind),
     sort,
     after: after !== undefined,
@@ -126,13 +139,15 @@ function pageValues(db: Knex, accountId: string, { filters, sort, after, limit }
     filters.dueBefore ?? null,
     filters.updatedSince ?? null,
     limit,
-    ...(plan.drive === 'terms' ? [termsQuery(pg, accountId, plan.conditions)] : plan.conditions.map(rowNeedle)),
+    ...(plan.drive === 'terms' ? [plan.docs ?? termsQuery(pg, accountId, plan.conditions)] : plan.conditions.map(rowNeedle)),
   ];
 }
 
 interface Shape {
   /** The sort's order of the tasks, or the full-text index's answer (src/tasks/task-search-plan.ts). */
   drive: Plan['drive'];
+  /** SQLite: the full-text index's answer as its count listed it (Plan.docs), not asked again. */
+  byDocs: boolean;
   /** The kind of each word or label condition a walk tests, in the order it tests them. */
   conditions: Condition['kind'][];
   sort: TaskSort;
@@ -178,8 +193,9 @@ function buildPage(db: Knex, $: (index: number) => never, shape: Shape): Knex.Qu
   const query = db.select(COLUMNS.map((column) => `t.${column}`));
   // The full-text index answers the tasks with every term (src/platform/migrations/016-task-search-terms.ts):
   // PostgreSQL from its GIN index of the row's terms; SQLite from the FTS5 table, each task by its `doc`
-  // (CROSS JOIN: SQLite loops over the left table first).
-  if (shape.drive === 'terms' && pg) query.from('tasks as t').whereRaw(TERMS_MATCH_PG.replace('search_terms', 't.search_terms'), [next()]);
+  // (CROSS JOIN: SQLite loops over the left table first), or from the `doc`s its count listed in this read.
+  if (shape.drive === 'terms' && shape.byDocs) query.from(db.raw('json_each(?) as k cross join tasks as t on t.doc = k.value', [next()]));
+  else if (shape.drive === 'terms' && pg) query.from('tasks as t').whereRaw(TERMS_MATCH_PG.replace('search_terms', 't.search_terms'), [next()]);
   else if (shape.drive === 'terms') query.from(db.raw(`${TERMS_TABLE} as f cross join tasks as t on t.doc = f.rowid`)).whereRaw(`f.${TERMS_TABLE} match ?`, [next()]);
   else query.from('tasks as t');
   query.andWhere('t.account_id', accountId);
