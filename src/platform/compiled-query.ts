@@ -80,6 +80,7 @@ export function compiledQuery<Params extends readonly unknown[], Row = Record<st
   const executeNow = (trx: Transaction, params: readonly unknown[], mode: Mode): unknown => {
     const query = compiledFor(trx.db);
     if (query.dialect !== 'better-sqlite3') throw new Error('compiledQuery: only SQLite runs a statement synchronously');
+    if (mode === 'run') trx.refuseInRead('A write');
     return runOnSqlite(trx.connection as SqliteConnection, query, query.values(params), mode);
   };
   return {

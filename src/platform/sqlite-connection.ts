@@ -104,7 +104,7 @@ function usable(turns: Turns): SqliteConnection {
   const connection = turns.connection;
   if (!connection?.open) throw new Error('SQLite: the database is closed');
   if (connection.inTransaction) {
-    throw new Error('SQLite: the connection is in a transaction begun outside transaction(), transactionNow() or knexTransaction() (src/platform/transaction.ts)');
+    throw new Error('SQLite: the connection is in a transaction begun outside transaction(), transactionNow(), readNow() or knexTransaction() (src/platform/transaction.ts)');
   }
   return connection;
 }

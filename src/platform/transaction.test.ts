@@ -208,7 +208,7 @@ describe.each(engines)('transaction on %s', (engine) => {
       () => db.raw('select 1').then(() => undefined),
       () => transaction(db, (inner) => addOne.run(inner, [id])),
       () => knexTransaction(db, (inner) => inner('accounts').where('id', id).update({ task_count: 9 })),
-      ...(isPostgres(db) ? [] : [() => transactionNow(db, (inner) => addOne.now.run(inner, [id]))]),
+      ...(isPostgres(db) ? [] : [() => transactionNow(db, (inner) => addOne.now.run(inner, [id])), () => readNow(db, (inner) => countOf.now.first(inner, [id])?.task_count)]),
     ]) {
       await expect(
         transaction(db, async (trx) => {
@@ -330,6 +330,31 @@ describe.each(engines)('transaction on %s', (engine) => {
     });
     await waiting;
     expect(order).toEqual(['outer committing', 'ran after 3']);
+  });
+
+  it.runIf(engine === 'sqlite')('readNow on SQLite: waits for a transaction open on the one connection, then reads what it committed', async () => {
+    const id = await insertAccount(db, 0);
+    const order: string[] = [];
+    let waiting: Promise<unknown> | undefined;
+    await transaction(db, async (trx) => {
+      await setCount.run(trx, [id, 2]);
+      waiting = asAnotherRequest(() => readNow(db, (now) => order.push(`read ${String(countOf.now.first(now, [id])?.task_count)}`)));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await addOne.run(trx, [id]);
+      order.push('outer committing');
+    });
+    await waiting;
+    expect(order).toEqual(['outer committing', 'read 3']);
+  });
+
+  it.runIf(engine === 'sqlite')('readNow on SQLite only reads: a write, an after-commit hook or a transaction inside it is refused, and nothing is written', async () => {
+    const id = await insertAccount(db, 4);
+    const refused = /only reads/;
+    await expect(readNow(db, (trx) => setCount.now.run(trx, [id, 9]))).rejects.toThrow(refused);
+    await expect(readNow(db, (trx) => trx.afterCommit(() => undefined))).rejects.toThrow(refused);
+    await expect(readNow(db, (trx) => transactionNow(trx, (inner) => addOne.now.run(inner, [id])))).rejects.toThrow(refused);
+    expect(await count(id)).toBe(4);
+    expect(await readNow(db, (trx) => countOf.now.first(trx, [id])?.task_count)).toBe(4);
   });
 
   it.runIf(engine === 'sqlite')('transactionNow inside a transaction of ours: a savepoint, undone alone by its throw, its hooks after the outer commit', async () => {

@@ -6,7 +6,8 @@ import { inTransactionScope, refuseInsideTransaction } from './transaction-scope
  * A transaction for the hot writes: knex's transaction (one connection of knex's pool from BEGIN to its end), whose
  * statements are compiled queries (src/platform/compiled-query.ts), with hooks run once it commits. On SQLite the
  * hot writes run synchronously instead (`transactionNow`: better-sqlite3's own transaction, nothing else can run
- * meanwhile); one that awaits holds the one connection's turn (src/platform/sqlite-connection.ts).
+ * meanwhile); one that awaits holds the one connection's turn (src/platform/sqlite-connection.ts). `readNow` is
+ * SQLite's synchronous read: several statements that see one state of the database, and write nothing.
  */
 export class Transaction {
   private readonly committed: (() => void)[] = [];
@@ -14,8 +15,10 @@ export class Transaction {
   /** PostgreSQL: statements sent and not yet answered; the commit waits for them, and fails with the first failure. */
   private readonly sent = new Set<Promise<unknown>>();
   private failure: { error: unknown } | undefined;
+  /** Made by readNow(): its statements read; a write, a hook or a transaction inside it is refused. */
+  private reading = false;
 
-  /** Made by `transaction()` and `transactionNow()`; `db` is what its statements are compiled for. */
+  /** Made by `transaction()`, `transactionNow()` and `readNow()`; `db` is what its statements are compiled for. */
   constructor(
     readonly db: Knex,
     /** knex's transaction; undefined in SQLite's synchronous one. */
@@ -48,6 +51,7 @@ export class Transaction {
    */
   afterCommit(callback: () => void): void {
     if (this.state === 'ended') throw new Error('afterCommit on a transaction that has ended');
+    this.refuseInRead('afterCommit');
     this.committed.push(callback);
   }
 
@@ -80,8 +84,14 @@ export class Transaction {
     }
   }
 
+  /** @internal compiledQuery: a write (or a transaction) is refused in a read of readNow(). */
+  refuseInRead(what: string): void {
+    if (this.reading) throw new Error(`${what} in readNow(), which only reads: write in transactionNow() (src/platform/transaction.ts)`);
+  }
+
   /** @internal readNow(): `work` in better-sqlite3's deferred transaction on the connection. */
   readNow<T>(work: (trx: Transaction) => T): T {
+    this.reading = true;
     try {
       return transactionOf(this.sqlite as SqliteConnection).deferred(work, this);
     } finally {
@@ -91,6 +101,7 @@ export class Transaction {
 
   /** @internal transactionNow(): `work` synchronously in a savepoint of this transaction (SQLite). */
   nestNow<T>(work: (trx: Transaction) => T): T {
+    this.refuseInRead('transactionNow()');
     const connection = this.connection as SqliteConnection;
     const nested = new Transaction(this.db, this.handle, connection);
     try {

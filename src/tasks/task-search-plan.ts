@@ -11,7 +11,8 @@ import type { TaskFilters } from './task-search.repository.js';
 // end (quick when many tasks match), or ask the full-text index for the tasks that have every word and
 // label, then read and sort those (quick when few do). SQLite keeps no statistics to choose by, and
 // PostgreSQL's guess of how many tasks a word leaves was off by ten times and more (bench/search.bench.ts):
-// one statement counts each condition's tasks, up to a bound, and the costs below decide.
+// for a query's first page one statement counts each condition's tasks, up to a bound, and the costs below
+// decide; its later pages are read the same way, as their cursor names it (planAs).
 
 /** A query word's range of indexed words, or a label key: the tasks of the account that have it. */
 export type Condition = { kind: 'word'; from: string; to: string } | { kind: 'label'; label: string };
@@ -47,7 +48,9 @@ export function drivesFor(filters: TaskFilters): Drive[] {
 /**
  * A query's later pages are read the way its first page was (the drive its cursor carries), with no new
  * count: the tasks after a cursor are fewer but alike, and either way gives the same page. A walk tests
- * a label first, then the longest word (the one the fewest tasks are likely to have).
+ * a label first, then the longest word (the one the fewest tasks are likely to have). A client that edits
+ * its cursor can choose the slower way for its own account's pages; no worse than a query that matches
+ * nothing, or a word longer than a term (a walk of every task the account holds, up to its cap).
  */
 export function planAs(drive: Drive, conditions: Condition[]): Plan {
   const readable = drive === 'terms' && !conditions.every(hasTerm) ? 'order' : drive;
@@ -105,14 +108,14 @@ const oneList = (pg: boolean, condition: Condition) => condition.kind === 'label
 export async function planPage(db: Db, accountId: string, conditions: Condition[], filters: number, limit: number): Promise<Plan> {
   if (conditions.length === 0) return { drive: 'order', conditions };
   const counting = countingOf(isPostgres(db), accountId, conditions);
-  return chosen(counting, (await counting.query.first(db, counting.values))!, filters, limit);
+  return chosen(counting, (await counting.query.first(db, counting.values))!, filters, limit, false);
 }
 
 /** The same on SQLite, in the synchronous read that then reads the page (src/platform/transaction.ts, readNow). */
 export function planPageNow(trx: Transaction, accountId: string, conditions: Condition[], filters: number, limit: number): Plan {
   if (conditions.length === 0) return { drive: 'order', conditions };
   const counting = countingOf(false, accountId, conditions);
-  return chosen(counting, counting.query.now.first(trx, counting.values)!, filters, limit);
+  return chosen(counting, counting.query.now.first(trx, counting.values)!, filters, limit, true);
 }
 
 interface Counting {
@@ -136,7 +139,8 @@ function countingOf(pg: boolean, accountId: string, conditions: Condition[]): Co
   return { pg, conditions, together, query: countsQuery(conditions, together), values };
 }
 
-function chosen({ pg, conditions, together }: Counting, row: CountsRow, filters: number, limit: number): Plan {
+/** `inThisRead`: the page is read in the count's read (planPageNow), so the tasks the count listed may stand for the index's answer. */
+function chosen({ pg, conditions, together }: Counting, row: CountsRow, filters: number, limit: number, inThisRead: boolean): Plan {
   const byTerms = conditions.every(hasTerm);
   const tasks = Math.max(1, Number(row.tasks));
   const bound = countedUpTo(conditions.length);
@@ -154,7 +158,7 @@ function chosen({ pg, conditions, together }: Counting, row: CountsRow, filters:
   const terms = listing + matched * COST.readAndSorted;
   if (terms >= walk) return { drive: 'order', conditions: order };
   // SQLite's count listed every task the full-text index answers: the page reads those, not the index again.
-  const docs = together && !pg && Number(row.together) < bound ? String(row.docs) : undefined;
+  const docs = inThisRead && together && Number(row.together) < bound ? String(row.docs) : undefined;
   return { drive: 'terms', conditions: order, docs };
 }
 

@@ -84,11 +84,16 @@ export async function findTaskPage(db: Db, accountId: string, page: PageRequest)
 
 /** The same page's query with its values in place, for EXPLAIN (contract-tests/tasks/finding-plans.test.ts). */
 export async function pageStatement(db: Knex, accountId: string, page: PageRequest): Promise<Knex.SqlNative> {
-  const plan = await planOf(db, accountId, page);
-  const values = pageValues(db, accountId, page, plan);
-  return buildPage(db, (index) => values[index] as never, shapeOf(page, plan))
-    .toSQL()
-    .toNative();
+  const statementOf = (plan: Plan) => {
+    const values = pageValues(db, accountId, page, plan);
+    return buildPage(db, (index) => values[index] as never, shapeOf(page, plan))
+      .toSQL()
+      .toNative();
+  };
+  const conditions = conditionsOf(page.filters);
+  // On SQLite as findTaskPage plans it: in the count's read.
+  if (!isPostgres(db) && counted(page, conditions)) return readNow(db, (trx) => statementOf(planPageNow(trx, accountId, conditions, otherFilters(page.filters), page.limit)));
+  return statementOf(await planOf(db, accountId, page));
 }
 
 /** Whether the page's plan is chosen by counting: a page with words or labels, first or after a cursor that names no drive. */
