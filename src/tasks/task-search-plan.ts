@@ -39,8 +39,9 @@ export function conditionsOf(filters: TaskFilters): Condition[] {
 const hasTerm = (condition: Condition) => fitsTerm(condition.kind === 'word' ? condition.from : condition.label);
 
 /** The ways a page with these filters' words and labels can be read; none without words or labels (it is a walk of the sort's order). */
-export function drivesFor(filters: TaskFilters): Drive[] {
-  const conditions = conditionsOf(filters);
+export const drivesFor = (filters: TaskFilters): Drive[] => drivesOf(conditionsOf(filters));
+
+function drivesOf(conditions: Condition[]): Drive[] {
   if (conditions.length === 0) return [];
   return conditions.every(hasTerm) ? ['order', 'terms'] : ['order'];
 }
@@ -53,8 +54,7 @@ export function drivesFor(filters: TaskFilters): Drive[] {
  * nothing, or a word longer than a term (a walk of every task the account holds, up to its cap).
  */
 export function planAs(drive: Drive, conditions: Condition[]): Plan {
-  const readable = drive === 'terms' && !conditions.every(hasTerm) ? 'order' : drive;
-  return { drive: readable, conditions: [...conditions].sort((a, b) => weight(b) - weight(a)) };
+  return { drive: drivesOf(conditions).includes(drive) ? drive : 'order', conditions: [...conditions].sort((a, b) => weight(b) - weight(a)) };
 }
 
 /** The values a condition's list in the index is read with. */
@@ -104,16 +104,14 @@ export function termsQuery(pg: boolean, accountId: string, conditions: Condition
  */
 const oneList = (pg: boolean, condition: Condition) => condition.kind === 'label' || (!pg && Buffer.byteLength(condition.from) <= PREFIX_LISTED_BYTES);
 
-/** How to read a page with these conditions and `filters` other filters (status, priorities, due times). */
+/** How to read a page with these conditions (at least one) and `filters` other filters (status, priorities, due times). */
 export async function planPage(db: Db, accountId: string, conditions: Condition[], filters: number, limit: number): Promise<Plan> {
-  if (conditions.length === 0) return { drive: 'order', conditions };
   const counting = countingOf(isPostgres(db), accountId, conditions);
   return chosen(counting, (await counting.query.first(db, counting.values))!, filters, limit, false);
 }
 
 /** The same on SQLite, in the synchronous read that then reads the page (src/platform/transaction.ts, readNow). */
 export function planPageNow(trx: Transaction, accountId: string, conditions: Condition[], filters: number, limit: number): Plan {
-  if (conditions.length === 0) return { drive: 'order', conditions };
   const counting = countingOf(false, accountId, conditions);
   return chosen(counting, counting.query.now.first(trx, counting.values)!, filters, limit, true);
 }
